@@ -1,0 +1,69 @@
+# Keel top-level Makefile. `make` builds src/keel-server; see README.md for the rest.
+CXX      ?= g++
+OPT      ?= -O2
+WERROR   := $(if $(CI),-Werror,)
+CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra $(WERROR) -fno-omit-frame-pointer \
+            -Isrc -I/usr/include/lua5.1 $(EXTRA_CXXFLAGS)
+LDLIBS   := -luv -ljemalloc -llua5.1 -lpthread -ldl -lm
+BUILD    ?= build
+
+SRCS      := $(shell find src -name '*.cc' ! -name main.cc | sort)
+OBJS      := $(SRCS:%.cc=$(BUILD)/%.o)
+MAIN_OBJ  := $(BUILD)/src/main.o
+TEST_SRCS := $(shell find tests/cpp -name '*.cc' 2>/dev/null | sort)
+TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
+SERVER    := src/keel-server
+UNIT      := $(BUILD)/keel-unit
+
+.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers clean
+all: $(SERVER)
+
+deps:
+	@bash deps/install.sh
+
+$(SERVER): $(OBJS) $(MAIN_OBJ)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(UNIT): $(OBJS) $(TEST_OBJS)
+	$(CXX) $(CXXFLAGS) -o $@ $^ -lgtest -lgtest_main $(LDLIBS)
+
+run: deps $(SERVER)
+	./$(SERVER) ./redis.conf
+
+check-layers:
+	@bash utils/check_layers.sh
+
+test-unit: $(UNIT)
+	./$(UNIT) --gtest_brief=1
+
+test-tcl: $(SERVER)
+	tclsh tests/runtest --server ./$(SERVER) $(TCL_ARGS)
+
+# The one command CI and the README use: install, build, layer check, unit tests, Tcl suite.
+test: deps
+	@$(MAKE) --no-print-directory all $(UNIT)
+	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory test-tcl
+
+bench: deps $(SERVER)
+	bash utils/bench/run.sh $(BENCH_ARGS)
+
+# ASan + UBSan build in its own directory; `make test-asan` runs the Tcl suite against it.
+ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_FLAGS)" SERVER=src/keel-server-asan \
+	  src/keel-server-asan build-asan/keel-unit
+
+test-asan: asan
+	ASAN_OPTIONS=detect_leaks=0 ./build-asan/keel-unit --gtest_brief=1
+	ASAN_OPTIONS=detect_leaks=0 tclsh tests/runtest --server ./src/keel-server-asan $(TCL_ARGS)
+
+clean:
+	rm -rf build build-asan src/keel-server src/keel-server-asan
+
+-include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)

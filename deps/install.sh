@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that Keel's build, tests and benchmarks need.
+# Idempotent: does nothing when everything is present. As root it runs apt-get;
+# otherwise it prints the exact command to run and fails.
+set -euo pipefail
+
+packages=(
+  build-essential pkg-config
+  libuv1-dev libjemalloc-dev liblua5.1-0-dev
+  tcl libgtest-dev
+  redis-server redis-tools python3-redis
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: run as root:  apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$cmd >/dev/null
+# The Debian redis-server package starts a system service on 6379; Keel's `make run`
+# wants that port, and the tests start their own reference servers when they need one.
+if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
+if [ -x /etc/init.d/redis-server ]; then /etc/init.d/redis-server stop >/dev/null 2>&1 || true; fi
+exit 0

@@ -1,0 +1,62 @@
+// jemalloc statistics; sanitizer builds define KEEL_NO_JEMALLOC and fall back to mallinfo2.
+#include "base/memory.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#ifndef KEEL_NO_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#else
+#include <malloc.h>
+#endif
+
+namespace keel {
+
+size_t used_memory() {
+#ifndef KEEL_NO_JEMALLOC
+  // stats.allocated is refreshed by bumping the epoch; that costs a few microseconds, so callers
+  // on hot paths (maxmemory checks) should cache the value per event-loop iteration.
+  uint64_t epoch = 1;
+  size_t sz = sizeof(epoch);
+  mallctl("epoch", &epoch, &sz, &epoch, sz);
+  size_t allocated = 0;
+  sz = sizeof(allocated);
+  if (mallctl("stats.allocated", &allocated, &sz, nullptr, 0) != 0) return 0;
+  return allocated;
+#else
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+#endif
+}
+
+size_t rss_memory() {
+  FILE* f = fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long size = 0, resident = 0;
+  int n = fscanf(f, "%lu %lu", &size, &resident);
+  fclose(f);
+  if (n != 2) return 0;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+uint64_t thread_allocated_bytes() {
+#ifndef KEEL_NO_JEMALLOC
+  uint64_t v = 0;
+  size_t sz = sizeof(v);
+  if (mallctl("thread.allocated", &v, &sz, nullptr, 0) != 0) return 0;
+  return v;
+#else
+  return 0;
+#endif
+}
+
+const char* allocator_name() {
+#ifndef KEEL_NO_JEMALLOC
+  return "jemalloc";
+#else
+  return "libc";
+#endif
+}
+
+}  // namespace keel

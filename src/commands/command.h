@@ -1,0 +1,140 @@
+// Command table rows and the context a handler runs with. A handler validates its arguments,
+// mutates through Db (keyspace/), emits its keyspace events, and replies exactly once.
+// Dispatch checks arity, authentication and the other generic rules before the handler runs.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "keyspace/db.h"
+#include "keyspace/notify.h"
+#include "protocol/errors.h"
+#include "protocol/reply_writer.h"
+#include "commands/session.h"
+
+namespace keel {
+
+class ServerApi;
+class CommandContext;
+using Handler = void (*)(CommandContext&);
+
+// Command flags (COMMAND INFO names in comments).
+enum CommandFlag : uint32_t {
+  kWrite = 1u << 0,           // write
+  kReadOnly = 1u << 1,        // readonly
+  kDenyOom = 1u << 2,         // denyoom
+  kAdmin = 1u << 3,           // admin
+  kPubSubCmd = 1u << 4,       // pubsub
+  kNoScript = 1u << 5,        // noscript
+  kBlocking = 1u << 6,        // blocking
+  kLoading = 1u << 7,         // loading
+  kStale = 1u << 8,           // stale
+  kSkipMonitor = 1u << 9,     // skip_monitor
+  kSkipSlowlog = 1u << 10,    // skip_slowlog
+  kFast = 1u << 11,           // fast
+  kNoAuth = 1u << 12,         // no_auth
+  kMayReplicate = 1u << 13,   // may_replicate
+  kNoMulti = 1u << 14,        // no_multi
+  kMovableKeys = 1u << 15,    // movablekeys
+  kAllowBusy = 1u << 16,      // allow_busy
+  kNoMandatoryKeys = 1u << 17,// no_mandatory_keys
+  kSentinel = 1u << 18,       // sentinel
+  kOkLoading = kLoading,
+};
+
+// ACL categories beyond those derived from the flags (@write, @read, @fast/@slow, @admin,
+// @dangerous, @pubsub, @blocking are derived).
+enum AclCategory : uint32_t {
+  kAclKeyspace = 1u << 0,
+  kAclString = 1u << 1,
+  kAclList = 1u << 2,
+  kAclSet = 1u << 3,
+  kAclSortedSet = 1u << 4,
+  kAclHash = 1u << 5,
+  kAclBitmap = 1u << 6,
+  kAclHyperLogLog = 1u << 7,
+  kAclGeo = 1u << 8,
+  kAclStream = 1u << 9,
+  kAclConnection = 1u << 10,
+  kAclTransaction = 1u << 11,
+  kAclScripting = 1u << 12,
+  kAclDangerous = 1u << 13,
+};
+
+// Per-command statistics (INFO commandstats); one per table row, owned by the command table.
+struct CommandStats {
+  uint64_t calls = 0;
+  uint64_t usec = 0;
+  uint64_t rejected_calls = 0;
+  uint64_t failed_calls = 0;
+};
+
+struct CommandSpec {
+  const char* name;      // lowercase wire name ("get", or "get" as a subcommand of "config")
+  Handler handler;       // null for a container whose subcommands do the work
+  int arity;             // Redis convention: N exact, -N at least N (counting the name)
+  uint32_t flags;
+  int first_key;         // key positions for COMMAND INFO, GETKEYS and prefetch (0 = none)
+  int last_key;          // -1 = last argument
+  int step;
+  uint32_t acl = 0;      // AclCategory bits
+  const char* group = "generic";  // COMMAND DOCS group
+  const char* summary = "";
+  const char* since = "1.0.0";
+  const char* complexity = "";
+  std::span<struct CommandSpec> subcommands = {};
+  // Filled in by the command table at start-up.
+  const CommandSpec* parent = nullptr;
+  CommandStats* stats = nullptr;
+  // "config|get" for subcommands, else name (errors, commandstats, slowlog).
+  const char* full_name = nullptr;
+};
+
+class CommandContext {
+ public:
+  CommandContext(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                 ReplyWriter& w, ServerApi& api, const CommandSpec& cmd)
+      : session_(s), args_(args), hashes_(hashes), reply_(w), api_(api), cmd_(cmd) {}
+
+  size_t argc() const { return args_.size(); }
+  std::string_view arg(size_t i) const { return args_[i]; }
+  std::span<const std::string_view> args() const { return args_; }
+  // The key at argument i with its hash (computed at prefetch time when possible, never twice).
+  KeyRef key(size_t i) {
+    if (hashes_ && hashes_[i]) return {args_[i], hashes_[i]};
+    uint64_t h = hash_key(args_[i]);
+    if (hashes_) hashes_[i] = h;
+    return {args_[i], h};
+  }
+  Db& db() { return *session_.db; }
+  Session& session() { return session_; }
+  ReplyWriter& reply() { return reply_; }
+  ServerApi& server() { return api_; }
+  const CommandSpec& command() const { return cmd_; }
+  int64_t now_ms() const { return g_clock.now_ms; }
+  void notify(uint32_t cls, std::string_view event, std::string_view key) {
+    keel::notify(cls, event, key, session_.db->id());
+  }
+
+  // Argument parsing helpers: on failure they reply Redis's error and return false.
+  bool int_arg(size_t i, int64_t* out);        // "value is not an integer or out of range"
+  bool double_arg(size_t i, double* out);      // "value is not a valid float"
+  bool db_index_arg(size_t i, int* out);       // SELECT/MOVE/COPY DB index rules
+  bool is_arg(size_t i, std::string_view word) const;  // case-insensitive compare
+  // WRONGTYPE reply when o is not of type t; returns false then.
+  bool check_type(const Object* o, Type t);
+  // ERR wrong number of arguments for '<name>' command
+  void reply_arity_error();
+
+ private:
+  Session& session_;
+  std::span<const std::string_view> args_;
+  uint64_t* hashes_;
+  ReplyWriter& reply_;
+  ServerApi& api_;
+  const CommandSpec& cmd_;
+};
+
+bool equals_nocase(std::string_view a, std::string_view b);
+
+}  // namespace keel

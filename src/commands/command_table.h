@@ -1,0 +1,27 @@
+// The command table: every family's rows, collected at start-up into a case-insensitive lookup.
+// Lookup folds case into a stack buffer and probes an open-addressing array: no allocation.
+// Each family lives in cmd_<family>.cc and exports its rows through <family>_commands().
+#pragma once
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "commands/command.h"
+
+namespace keel {
+
+std::span<CommandSpec> connection_commands();
+std::span<CommandSpec> server_commands();
+std::span<CommandSpec> keys_commands();
+std::span<CommandSpec> string_commands();
+std::span<CommandSpec> bitmap_commands();
+std::span<CommandSpec> config_commands();
+
+void init_command_table();
+const CommandSpec* lookup_command(std::string_view name);
+const CommandSpec* lookup_subcommand(const CommandSpec& parent, std::string_view name);
+// Every top-level command, in table order (COMMAND, COMMAND LIST, INFO commandstats).
+const std::vector<CommandSpec*>& all_commands();
+void reset_command_stats();
+
+}  // namespace keel

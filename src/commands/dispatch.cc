@@ -1,0 +1,156 @@
+// Command dispatch and the CommandContext helpers shared by every family.
+#include "commands/dispatch.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "base/numbers.h"
+#include "base/time.h"
+#include "commands/command_table.h"
+#include "commands/server_api.h"
+#include "commands/slowlog.h"
+
+namespace keel {
+namespace {
+ServerApi* g_api = nullptr;
+
+void reply_unknown_command(ReplyWriter& w, std::span<const std::string_view> args) {
+  std::string msg = "ERR unknown command '";
+  msg.append(args[0].substr(0, 128));
+  msg += "', with args beginning with: ";
+  std::string list;
+  for (size_t i = 1; i < args.size() && list.size() < 128; i++) {
+    list += '\'';
+    list.append(args[i].substr(0, 128 - list.size()));
+    list += "' ";
+  }
+  w.error(msg + list);
+}
+}  // namespace
+
+CommandOptions& command_options() {
+  static CommandOptions opts;
+  return opts;
+}
+
+DispatchStats& dispatch_stats() {
+  static DispatchStats stats;
+  return stats;
+}
+
+void set_server_api(ServerApi* api) { g_api = api; }
+ServerApi& server_api() { return *g_api; }
+
+const CommandSpec* resolve_command(std::span<const std::string_view> args) {
+  const CommandSpec* c = lookup_command(args[0]);
+  if (c && !c->subcommands.empty() && args.size() >= 2) {
+    const CommandSpec* sub = lookup_subcommand(*c, args[1]);
+    return sub ? sub : c;
+  }
+  return c;
+}
+
+void execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                     ReplyWriter& w, ServerApi& api, const CommandSpec* c) {
+  if (!c) c = resolve_command(args);
+  const size_t mark = w.buffer()->size();
+  // CLIENT REPLY OFF drops every reply; SKIP (armed by the previous command) drops this one.
+  bool skip_reply = s.flags & Session::kReplyOff;
+  if (s.flags & Session::kReplySkipNext) {
+    s.flags &= ~Session::kReplySkipNext;
+    skip_reply = true;
+  }
+  auto finish = [&] {
+    if (skip_reply) w.buffer()->resize(mark);
+  };
+
+  if (!c) {
+    reply_unknown_command(w, args);
+    return finish();
+  }
+  if (!c->parent && !c->subcommands.empty() && args.size() >= 2) {
+    c->stats->rejected_calls++;
+    std::string upper(c->name);
+    for (char& ch : upper) ch = static_cast<char>(toupper(ch));
+    w.error_fmt("ERR unknown subcommand '%.128s'. Try %s HELP.", std::string(args[1]).c_str(),
+                upper.c_str());
+    return finish();
+  }
+  const int argc = static_cast<int>(args.size());
+  if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
+    c->stats->rejected_calls++;
+    w.error_fmt("ERR wrong number of arguments for '%s' command", c->full_name);
+    return finish();
+  }
+  if (!s.authenticated && !(c->flags & kNoAuth)) {
+    c->stats->rejected_calls++;
+    w.error(kErrNoAuth);
+    return finish();
+  }
+
+  const int64_t start = ustime();
+  g_clock.now_ms = start / 1000;
+  const uint64_t errors_before = w.errors();
+  CommandContext cx(s, args, hashes, w, api, *c);
+  c->handler(cx);
+  const int64_t duration = ustime() - start;
+
+  c->stats->calls++;
+  c->stats->usec += static_cast<uint64_t>(duration);
+  if (w.errors() != errors_before) c->stats->failed_calls++;
+  dispatch_stats().total_commands_processed++;
+  const CommandOptions& opts = command_options();
+  if (opts.slowlog_log_slower_than >= 0 && duration >= opts.slowlog_log_slower_than &&
+      !(c->flags & kSkipSlowlog)) {
+    slowlog().add(args, duration, s.addr, s.name, static_cast<size_t>(opts.slowlog_max_len));
+  }
+  if (KEEL_UNLIKELY(api.has_monitors()) && !(c->flags & (kSkipMonitor | kAdmin))) {
+    api.feed_monitors(s, args);
+  }
+  finish();
+}
+
+// ---- CommandContext helpers ------------------------------------------------------------------
+
+bool CommandContext::int_arg(size_t i, int64_t* out) {
+  if (parse_int64(args_[i], out)) return true;
+  reply_.error(kErrNotInteger);
+  return false;
+}
+
+bool CommandContext::double_arg(size_t i, double* out) {
+  if (parse_double(args_[i], out)) return true;
+  reply_.error(kErrNotFloat);
+  return false;
+}
+
+bool CommandContext::db_index_arg(size_t i, int* out) {
+  int64_t v;
+  if (!parse_int64(args_[i], &v)) {
+    reply_.error(kErrInvalidDb);
+    return false;
+  }
+  if (v < 0 || v >= command_options().databases) {
+    reply_.error(kErrDbIndex);
+    return false;
+  }
+  *out = static_cast<int>(v);
+  return true;
+}
+
+bool CommandContext::is_arg(size_t i, std::string_view word) const {
+  return i < args_.size() && equals_nocase(args_[i], word);
+}
+
+bool CommandContext::check_type(const Object* o, Type t) {
+  if (o->type() == t) return true;
+  reply_.error(kErrWrongType);
+  return false;
+}
+
+void CommandContext::reply_arity_error() {
+  reply_.error_fmt("ERR wrong number of arguments for '%s' command", cmd_.full_name);
+}
+
+}  // namespace keel

@@ -1,0 +1,42 @@
+// Dispatch: resolves a parsed command to its table row and runs it after the generic checks, in
+// this fixed order: unknown command, unknown subcommand, arity, authentication, (pub/sub context,
+// MULTI queueing and OOM come with their features), then the handler. It also keeps the
+// per-command stats, the slowlog and the MONITOR feed.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "commands/command.h"
+
+namespace keel {
+
+struct CommandOptions {
+  int64_t slowlog_log_slower_than = 10000;  // microseconds; <0 disables, 0 logs everything
+  int64_t slowlog_max_len = 128;
+  std::string requirepass;
+  int enable_debug_command = 0;  // 0 no, 1 yes, 2 local
+  int databases = 16;
+};
+CommandOptions& command_options();
+
+struct DispatchStats {
+  uint64_t total_commands_processed = 0;
+};
+DispatchStats& dispatch_stats();
+
+// The row that would run args (the subcommand row for containers), or nullptr when unknown.
+const CommandSpec* resolve_command(std::span<const std::string_view> args);
+
+// Runs one command for session s, writing its reply through w. `hashes` (argc entries, 0 =
+// not computed) carries key hashes from the prefetch pass; may be null. `resolved` is the
+// result of resolve_command() when the caller already has it.
+void execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                     ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr);
+
+// Installed by the server at start-up; used by execute_command and scripting callbacks.
+void set_server_api(ServerApi* api);
+ServerApi& server_api();
+
+}  // namespace keel

@@ -1,0 +1,52 @@
+// ServerApi: what command handlers need from the process layer above them (INFO, CONFIG,
+// CLIENT, SHUTDOWN, MONITOR). server/ implements it and installs it at start-up, so commands/
+// never includes server/ headers (DESIGN.md layering).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace keel {
+
+struct Session;
+
+class ServerApi {
+ public:
+  virtual ~ServerApi() = default;
+
+  // INFO [section ...]: the reply text (already with "# Section" headers and CRLF lines).
+  virtual std::string info(std::span<const std::string_view> sections) = 0;
+
+  // CONFIG. get(): (name, value) pairs for every directive matching any pattern.
+  virtual std::vector<std::pair<std::string, std::string>> config_get(
+      std::span<const std::string_view> patterns) = 0;
+  // set(): all pairs applied atomically; on failure returns the full error text (no '-').
+  virtual std::string config_set(std::span<const std::string_view> name_value_pairs) = 0;
+  virtual void config_resetstat() = 0;
+  virtual std::string config_rewrite() = 0;  // empty on success, else the error text
+
+  // CLIENT. The text of CLIENT LIST (optionally only ids / a type), CLIENT INFO for a session.
+  virtual std::string client_list(std::span<const uint64_t> ids, std::string_view type) = 0;
+  virtual std::string client_info(const Session& s) = 0;
+  // CLIENT KILL: filters as given on the command line (after "KILL"); returns the number of
+  // clients killed, or -1 with `error` set. `old_style` = CLIENT KILL ip:port (error when none).
+  virtual int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
+                              std::string* error) = 0;
+  virtual bool client_exists(uint64_t id) = 0;
+
+  // MONITOR: this session starts receiving the command feed.
+  virtual void add_monitor(Session& s) = 0;
+  // Called for every executed command while any monitor exists.
+  virtual void feed_monitors(const Session& s, std::span<const std::string_view> args) = 0;
+  virtual bool has_monitors() const = 0;
+
+  // SHUTDOWN. Returns only on failure (error text).
+  virtual std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) = 0;
+  virtual int64_t lastsave() const = 0;
+  virtual bool debug_command_allowed(const Session& s) const = 0;
+};
+
+}  // namespace keel

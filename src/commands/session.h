@@ -1,0 +1,36 @@
+// Session: the per-client state that commands read and change (selected db, protocol version,
+// authentication, name, reply mode). The connection itself (socket, buffers) lives in server/;
+// `client` is its opaque back-pointer so server hooks can find it.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace keel {
+
+class Db;
+
+struct Session {
+  static constexpr uint32_t kCloseAfterReply = 1u << 0;  // QUIT, protocol error
+  static constexpr uint32_t kReplyOff = 1u << 1;         // CLIENT REPLY OFF
+  static constexpr uint32_t kReplySkipNext = 1u << 2;    // CLIENT REPLY SKIP: drop the next reply
+  static constexpr uint32_t kNoEvict = 1u << 4;          // CLIENT NO-EVICT ON
+  static constexpr uint32_t kMonitor = 1u << 5;          // MONITOR
+  static constexpr uint32_t kPubSub = 1u << 6;           // has subscriptions (RESP2 restricts)
+  static constexpr uint32_t kNoTouch = 1u << 7;          // CLIENT NO-TOUCH ON
+  static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
+
+  uint64_t id = 0;
+  int db_index = 0;
+  Db* db = nullptr;
+  int resp = 2;
+  bool authenticated = true;
+  uint32_t flags = 0;
+  std::string name;      // CLIENT SETNAME
+  std::string lib_name;  // CLIENT SETINFO LIB-NAME
+  std::string lib_ver;   // CLIENT SETINFO LIB-VER
+  std::string last_cmd;  // for CLIENT LIST cmd=
+  std::string addr;      // "ip:port" of the peer, set by the server at accept
+  void* client = nullptr;
+};
+
+}  // namespace keel

@@ -1,0 +1,298 @@
+// The keyspace choke point. Every method that changes a key ends in exactly one KeySizes::update
+// call and one signal() (dirty counter + WATCH hook).
+#include "keyspace/db.h"
+
+#include <cstdio>
+#include <string>
+
+#include "base/time.h"
+#include "base/util_random.h"
+#include "keyspace/notify.h"
+
+namespace keel {
+
+KeyspaceHooks g_keyspace_hooks;
+KeyspaceClock g_clock;
+
+KeyspaceStats& keyspace_stats() {
+  static KeyspaceStats stats;
+  return stats;
+}
+
+Db::~Db() {
+  expires_.clear([](Object*) {});
+  keys_.clear([](Object* o) { Object::destroy(o); });
+}
+
+Object* Db::peek(const KeyRef& key) const { return keys_.find(key.name, key.hash); }
+
+Object* Db::find(const KeyRef& key, int flags) {
+  Object* o = keys_.find(key.name, key.hash);
+  if (o && KEEL_UNLIKELY(expired(o))) {
+    (void)find_for_write(key);  // deletes it and emits "expired"
+    o = nullptr;
+  }
+  if (!o) {
+    if (!(flags & kNoStats)) keyspace_stats().keyspace_misses++;
+    if (!(flags & kNoNotify)) notify(kNotifyKeyMiss, "keymiss", key.name, id_);
+    return nullptr;
+  }
+  if (!(flags & kNoStats)) keyspace_stats().keyspace_hits++;
+  if (!(flags & kNoTouch)) o->set_lru(g_clock.lru_clock);
+  return o;
+}
+
+Db::Slot Db::find_for_write(const KeyRef& key) {
+  Slot slot;
+  slot.key_ = key;
+  slot.pos_ = keys_.find_position(key.name, key.hash);
+  slot.epoch_ = ++epoch_;
+  if (slot.pos_.found()) {
+    slot.obj_ = slot.pos_.entry();
+    if (KEEL_UNLIKELY(expired(slot.obj_))) {
+      expire_now(slot);
+      ensure_pos(slot);
+    }
+  }
+  return slot;
+}
+
+void Db::expire_now(Slot& slot) {
+  // Keep the key bytes alive for the event: they live in the object about to be freed.
+  std::string name(slot.obj_->key());
+  erase_object(slot, object_length(slot.obj_));
+  keyspace_stats().expired_keys++;
+  notify(kNotifyExpired, "expired", name, id_);
+}
+
+void Db::insert(Slot& slot, Object* obj) {
+  KEEL_DCHECK(slot.obj_ == nullptr);
+  obj->set_lru(g_clock.lru_clock);
+  ensure_pos(slot);
+  keys_.insert(slot.pos_, obj);
+  slot.obj_ = obj;
+  slot.epoch_ = 0;
+  epoch_++;
+  hist_.update(obj->type(), KeySizes::kAbsent, obj->type(), object_length(obj));
+  signal(obj->key());
+  notify(kNotifyNew, "new", obj->key(), id_);
+}
+
+void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
+  Object* old = slot.obj_;
+  ensure_pos(slot);
+  hist_.update(old->type(), object_length(old), obj->type(), object_length(obj));
+  obj->set_lru(g_clock.lru_clock);
+  if (old->has_expire()) {
+    if (keep_ttl) {
+      obj->set_expire_field(old->expire_ms());
+      expires_.erase(old->key(), slot.key_.hash);
+      expires_.insert(obj, slot.key_.hash);
+    } else {
+      expires_.erase(old->key(), slot.key_.hash);
+    }
+  }
+  slot.pos_.set(obj);
+  slot.obj_ = obj;
+  Object::destroy(old);
+  signal(obj->key());
+}
+
+void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl) {
+  if (!slot.obj_) {
+    insert(slot, Object::create_string(slot.key_.name, value));
+    return;
+  }
+  Object* o = slot.obj_;
+  const Type old_type = o->type();
+  const int64_t old_len = object_length(o);
+  if (o->assign_string_in_place(value)) {
+    if (o->has_expire() && !keep_ttl) {
+      expires_.erase(o->key(), slot.key_.hash);
+      o->clear_expire_field();
+    }
+    o->set_lru(g_clock.lru_clock);
+    hist_.update(old_type, old_len, Type::kString, static_cast<int64_t>(value.size()));
+    signal(o->key());
+    return;
+  }
+  overwrite(slot, Object::create_string(o->key(), value), keep_ttl);
+}
+
+void Db::erase_object(Slot& slot, int64_t old_len) {
+  Object* o = slot.obj_;
+  ensure_pos(slot);
+  hist_.update(o->type(), old_len, o->type(), KeySizes::kAbsent);
+  if (o->has_expire()) expires_.erase(o->key(), slot.key_.hash);
+  keys_.erase(slot.pos_);
+  slot.obj_ = nullptr;
+  slot.epoch_ = 0;
+  epoch_++;
+  signal(slot.key_.name);
+  Object::destroy(o);
+}
+
+void Db::remove(Slot& slot) { erase_object(slot, object_length(slot.obj_)); }
+
+bool Db::remove(const KeyRef& key) {
+  Slot slot = find_for_write(key);
+  if (!slot) return false;
+  remove(slot);
+  return true;
+}
+
+bool Db::length_changed(Slot& slot, int64_t old_len) {
+  Object* o = slot.obj_;
+  const int64_t new_len = object_length(o);
+  if (new_len == 0 && o->type() != Type::kString) {
+    erase_object(slot, old_len);  // one update: (type, old_len) -> absent
+    return true;
+  }
+  hist_.update(o->type(), old_len, o->type(), new_len);
+  signal(o->key());
+  return false;
+}
+
+void Db::set_expire(Slot& slot, int64_t when_ms) {
+  Object* o = slot.obj_;
+  if (!o->has_expire()) expires_.insert(o, slot.key_.hash);
+  o->set_expire_field(when_ms);
+  signal(o->key());
+}
+
+bool Db::persist(Slot& slot) {
+  Object* o = slot.obj_;
+  if (!o->has_expire()) return false;
+  expires_.erase(o->key(), slot.key_.hash);
+  o->clear_expire_field();
+  signal(o->key());
+  return true;
+}
+
+void Db::move_to(Slot& from, Db& dst, Slot& to) {
+  Object* o = from.obj_;
+  const int64_t len = object_length(o);
+  ensure_pos(from);
+  if (o->has_expire()) expires_.erase(o->key(), from.key_.hash);
+  keys_.erase(from.pos_);
+  from.obj_ = nullptr;
+  from.epoch_ = 0;
+  epoch_++;
+  hist_.update(o->type(), len, o->type(), KeySizes::kAbsent);
+  signal(from.key_.name);
+  Object* n = Object::rekey(o, to.key_.name);
+  dst.ensure_pos(to);
+  dst.keys_.insert(to.pos_, n);
+  to.obj_ = n;
+  to.epoch_ = 0;
+  dst.epoch_++;
+  if (n->has_expire()) dst.expires_.insert(n, to.key_.hash);
+  dst.hist_.update(n->type(), KeySizes::kAbsent, n->type(), len);
+  dst.signal(n->key());
+  notify(kNotifyNew, "new", n->key(), dst.id_);
+}
+
+void Db::flush() {
+  expires_.clear([](Object*) {});
+  keys_.clear([](Object* o) { Object::destroy(o); });
+  hist_.clear();
+  expire_cursor_ = 0;
+  avg_ttl_ = 0;
+  keyspace_stats().dirty++;
+  if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_);
+}
+
+void Db::swap(Db& other) {
+  std::swap(keys_, other.keys_);
+  std::swap(expires_, other.expires_);
+  std::swap(hist_, other.hist_);
+  std::swap(expire_cursor_, other.expire_cursor_);
+  std::swap(avg_ttl_, other.avg_ttl_);
+  if (g_keyspace_hooks.flushed) {
+    g_keyspace_hooks.flushed(id_);
+    g_keyspace_hooks.flushed(other.id_);
+  }
+}
+
+Object* Db::random_key() {
+  for (int tries = 0; tries < 100 && !keys_.empty(); tries++) {
+    Object* o = keys_.random_entry(random_u64());
+    if (!o) return nullptr;
+    if (!expired(o)) return o;
+    // An expired key is deleted on the way, so every retry looks at a smaller table.
+    (void)find_for_write(KeyRef::of(o->key()));
+  }
+  return keys_.empty() ? nullptr : keys_.random_entry(random_u64());
+}
+
+size_t Db::active_expire(int64_t deadline_us, size_t* sampled) {
+  size_t expired_count = 0;
+  if (expires_.empty()) return 0;
+  // Sample a few buckets of the expires index per round, Redis-style: keep going while more
+  // than 10% of the sampled keys had expired and the time budget allows.
+  Object* batch[64];
+  int64_t ttl_sum = 0, ttl_n = 0;
+  for (;;) {
+    size_t n = 0, checked = 0, round_expired = 0;
+    do {
+      expire_cursor_ = expires_.scan(expire_cursor_, [&](Object* o) {
+        checked++;
+        if (o->expire_ms() <= g_clock.now_ms) {
+          if (n < 64) batch[n++] = o;
+        } else {
+          ttl_sum += o->expire_ms() - g_clock.now_ms;
+          ttl_n++;
+        }
+      });
+    } while (expire_cursor_ != 0 && checked < 20 && n < 64);
+    for (size_t i = 0; i < n; i++) {
+      KeyRef k = KeyRef::of(batch[i]->key());
+      Slot s;
+      s.key_ = k;
+      s.pos_ = keys_.find_position(k.name, k.hash);
+      s.epoch_ = ++epoch_;
+      if (s.pos_.found()) {
+        s.obj_ = s.pos_.entry();
+        expire_now(s);
+        round_expired++;
+      }
+    }
+    expired_count += round_expired;
+    *sampled += checked;
+    if (expires_.empty() || checked == 0 || round_expired * 10 <= checked) break;
+    if (monotonic_us() >= deadline_us) {
+      keyspace_stats().expired_time_cap_reached_count++;
+      break;
+    }
+  }
+  if (ttl_n > 0) {
+    // Running average like Redis's: weight the new sample against the old estimate.
+    int64_t avg = ttl_sum / ttl_n;
+    avg_ttl_ = avg_ttl_ == 0 ? avg : (avg_ttl_ / 50) * 49 + (avg / 50);
+  }
+  return expired_count;
+}
+
+void Db::cron(int64_t budget_us) {
+  keys_.shrink_if_needed();
+  expires_.shrink_if_needed();
+  if (keys_.rehashing()) keys_.rehash_for_us(budget_us);
+  if (expires_.rehashing()) expires_.rehash_for_us(budget_us);
+}
+
+bool Db::keysizes_consistent(std::string* diff) const {
+  KeySizes fresh;
+  keys_.for_each([&](Object* o) {
+    fresh.update(o->type(), KeySizes::kAbsent, o->type(), object_length(o));
+  });
+  if (fresh == hist_) return true;
+  if (diff) {
+    std::string a, b;
+    hist_.append_info(id_, a);
+    fresh.append_info(id_, b);
+    *diff = "kept: " + a + " recounted: " + b;
+  }
+  return false;
+}
+
+}  // namespace keel

@@ -1,0 +1,177 @@
+// Db: one numbered database and the choke point through which every key is created, changed
+// and removed. Each mutating method makes the single keysizes update for the change, bumps the
+// dirty counter and signals WATCH; the keyspace emits its own events (new, expired), commands
+// emit the rest. Keys carry the hash computed once at parse/prefetch time (KeyRef).
+//
+// Expiry: the expire time lives in the Object (no second lookup on access); `expires_` indexes
+// the subset of keys that have one, for the active expiry cycle and INFO keyspace.
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "base/hash.h"
+#include "ds/hashtable.h"
+#include "keyspace/keysizes.h"
+#include "types/object.h"
+
+namespace keel {
+
+struct KeyRef {
+  std::string_view name;
+  uint64_t hash;
+  static KeyRef of(std::string_view s) { return {s, hash_key(s)}; }
+};
+
+struct ObjectTraits {
+  using Entry = Object*;
+  static std::string_view key(const Object* o) { return o->key(); }
+};
+using ObjectTable = HashTable<ObjectTraits>;
+
+// Counters shown by INFO stats, shared by all dbs.
+struct KeyspaceStats {
+  uint64_t expired_keys = 0;
+  uint64_t expired_stale_perc = 0;
+  uint64_t expired_time_cap_reached_count = 0;
+  uint64_t keyspace_hits = 0;
+  uint64_t keyspace_misses = 0;
+  uint64_t evicted_keys = 0;
+  uint64_t dirty = 0;  // changes since the last save
+};
+KeyspaceStats& keyspace_stats();
+
+// Hooks installed by upper layers. touched(): a key was modified (WATCH); null when no client
+// watches anything.
+struct KeyspaceHooks {
+  void (*touched)(int dbid, std::string_view key) = nullptr;
+  void (*flushed)(int dbid) = nullptr;  // whole db emptied or swapped
+};
+extern KeyspaceHooks g_keyspace_hooks;
+
+// The clock commands see: fixed while one command runs, so a key cannot expire half-way.
+struct KeyspaceClock {
+  int64_t now_ms = 0;
+  uint32_t lru_clock = 0;  // seconds, for OBJECT IDLETIME
+  bool active_expire_enabled = true;
+  bool loading = false;
+};
+extern KeyspaceClock g_clock;
+
+class Db {
+ public:
+  // Where a key is or would be in the table; obtained from find_for_write(). obj() stays valid
+  // until that object is removed or replaced. The table position inside is re-found
+  // automatically when another lookup or mutation of this Db happened since (RENAME holds two
+  // slots), so a Slot is always safe to pass back to its own Db.
+  class Slot {
+   public:
+    Object* obj() const { return obj_; }
+    explicit operator bool() const { return obj_ != nullptr; }
+    Object* operator->() const { return obj_; }
+    Object& operator*() const { return *obj_; }
+    const KeyRef& key() const { return key_; }
+
+   private:
+    friend class Db;
+    Object* obj_ = nullptr;
+    ObjectTable::Position pos_;
+    uint64_t epoch_ = 0;
+    KeyRef key_;
+  };
+
+  explicit Db(int id) : id_(id) {}
+  ~Db();
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+
+  int id() const { return id_; }
+  size_t size() const { return keys_.size(); }
+  size_t expires_count() const { return expires_.size(); }
+  const KeySizes& keysizes() const { return hist_; }
+
+  // Read lookup: nullptr when absent or expired (an expired key is deleted here and "expired"
+  // is emitted). Counts hits/misses, emits "keymiss" and updates the LRU clock unless flags
+  // say otherwise (Redis's LOOKUP_NOTOUCH / NONOTIFY / NOSTATS).
+  enum LookupFlags : int { kNoTouch = 1, kNoNotify = 2, kNoStats = 4 };
+  Object* find(const KeyRef& key, int flags = 0);
+  // Lookup without side effects at all (no expiry deletion, no stats): OBJECT, DEBUG, SCAN.
+  Object* peek(const KeyRef& key) const;
+
+  // Write lookup: deletes the key first if it has expired.
+  Slot find_for_write(const KeyRef& key);
+  // Adds obj at an empty slot (obj->key() == slot key). Emits "new".
+  void insert(Slot& slot, Object* obj);
+  // Replaces a key's whole value with obj (the old object is freed). The TTL is dropped unless
+  // keep_ttl. One keysizes update old -> new.
+  void overwrite(Slot& slot, Object* obj, bool keep_ttl = false);
+  // SET's path: writes a string value, reusing the key's block when it fits. Inserts when the
+  // slot is empty (emits "new").
+  void set_string(Slot& slot, std::string_view value, bool keep_ttl = false);
+  // Deletes the key (no event: the command emits "del" or its own event).
+  void remove(Slot& slot);
+  // After an in-place change of the value at slot (APPEND, LPUSH, SADD ...): one keysizes update
+  // from (same type, old_len) to the current length. An emptied collection is deleted and true
+  // is returned (the command then emits "del").
+  bool length_changed(Slot& slot, int64_t old_len);
+  // Convenience for DEL/UNLINK: true when the key existed.
+  bool remove(const KeyRef& key);
+
+  // Expiry. when_ms is absolute; set_expire on an absent slot is a bug.
+  void set_expire(Slot& slot, int64_t when_ms);
+  bool persist(Slot& slot);  // false when the key had no TTL
+  bool expired(const Object* o) const {
+    return o->has_expire() && o->expire_ms() <= g_clock.now_ms && !g_clock.loading;
+  }
+
+  // Moves the object at `from` to key `to` in db `dst` (RENAME when dst is this db, MOVE).
+  // The destination slot must be empty (callers delete an overwritten destination first).
+  void move_to(Slot& from, Db& dst, Slot& to);
+
+  void flush();          // FLUSHDB: removes everything, zeroes the histograms
+  void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
+  Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
+  // SCAN step over the keys: calls f(Object*) for a few buckets and returns the next cursor.
+  template <class F>
+  uint64_t scan(uint64_t cursor, F&& f) const {
+    return keys_.scan(cursor, f);
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    keys_.for_each(f);
+  }
+  void prefetch(uint64_t hash) const { keys_.prefetch_bucket(hash); }
+  void prefetch_entries(uint64_t hash) const { keys_.prefetch_entries(hash); }
+
+  // One step of the active expiry cycle on this db; returns keys expired. Stops at deadline_us.
+  size_t active_expire(int64_t deadline_us, size_t* sampled);
+  void cron(int64_t budget_us);  // incremental rehash and shrink of the tables
+  // Recounts the histograms from the keys (DEBUG KEYSIZES-CHECK); true when they match.
+  bool keysizes_consistent(std::string* diff) const;
+  int64_t avg_ttl() const { return avg_ttl_; }
+
+ private:
+  void erase_object(Slot& slot, int64_t old_len);
+  void expire_now(Slot& slot);
+  // Makes slot.pos_ current (re-probes when the table changed since it was taken).
+  void ensure_pos(Slot& slot) {
+    if (slot.epoch_ != epoch_) {
+      slot.pos_ = keys_.find_position(slot.key_.name, slot.key_.hash);
+      slot.epoch_ = ++epoch_;
+    }
+  }
+  void signal(std::string_view key) {
+    keyspace_stats().dirty++;
+    if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
+  }
+
+  int id_;
+  ObjectTable keys_;
+  ObjectTable expires_;
+  KeySizes hist_;
+  uint64_t epoch_ = 0;  // bumped by every probe/mutation that may move table positions
+  uint64_t expire_cursor_ = 0;
+  int64_t avg_ttl_ = 0;
+};
+
+}  // namespace keel

@@ -1,0 +1,43 @@
+// Databases and the periodic keyspace work (active expiry, incremental rehash).
+#include "keyspace/keyspace.h"
+
+#include "base/time.h"
+
+namespace keel {
+
+Keyspace& keyspace() {
+  static Keyspace ks;
+  return ks;
+}
+
+void Keyspace::init(int databases) {
+  dbs_.clear();
+  for (int i = 0; i < databases; i++) dbs_.push_back(std::make_unique<Db>(i));
+}
+
+void Keyspace::flush_all() {
+  for (auto& db : dbs_) db->flush();
+}
+
+size_t Keyspace::total_keys() const {
+  size_t n = 0;
+  for (auto& db : dbs_) n += db->size();
+  return n;
+}
+
+void Keyspace::active_expire_cycle(int64_t deadline_us) {
+  if (!g_clock.active_expire_enabled || dbs_.empty()) return;
+  for (size_t i = 0; i < dbs_.size(); i++) {
+    Db& db = *dbs_[size_t(expire_db_)];
+    expire_db_ = (expire_db_ + 1) % count();
+    size_t sampled = 0;
+    db.active_expire(deadline_us, &sampled);
+    if (monotonic_us() >= deadline_us) break;
+  }
+}
+
+void Keyspace::cron(int64_t budget_us) {
+  for (auto& db : dbs_) db->cron(budget_us);
+}
+
+}  // namespace keel

@@ -1,0 +1,57 @@
+// Incremental RESP request parser: multibulk (`*N\r\n$len\r\n...`) and inline commands.
+// Arguments are returned as offsets into the caller's query buffer, never copied; inline
+// arguments with quotes/escapes are unescaped in place (the result is never longer). The parser
+// keeps its state between calls, so a command split across reads is not re-scanned from its
+// start, and a large bulk is read straight into the buffer.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keel {
+
+struct ProtocolLimits {
+  int64_t proto_max_bulk_len = 512ll * 1024 * 1024;
+  size_t client_query_buffer_limit = 1024ull * 1024 * 1024;
+};
+ProtocolLimits& protocol_limits();
+
+struct ArgSpan {
+  size_t off;
+  size_t len;
+};
+
+class RequestParser {
+ public:
+  enum class Result { kCommand, kNeedMore, kError };
+  static constexpr size_t kMaxInline = 64 * 1024;
+
+  // Parses one command from data[pos, len). kCommand: args() holds it and pos is advanced past
+  // it. kNeedMore: everything consumed so far is remembered; call again with more data.
+  // kError: error() has the Redis text ("Protocol error: ..."); the connection must be closed.
+  // `authenticated` false applies Redis's tighter limits for clients that did not AUTH yet.
+  Result parse(char* data, size_t len, size_t& pos, bool authenticated = true);
+  const std::vector<ArgSpan>& args() const { return args_; }
+  std::string_view error() const { return error_; }
+  // The buffer's first `delta` bytes were dropped: shift offsets of a partial command.
+  void rebase(size_t delta);
+  // Bytes the current partial command still needs at least (to size the next read).
+  size_t bytes_wanted() const;
+  bool in_command() const { return state_ != State::kIdle; }
+
+ private:
+  enum class State { kIdle, kCount, kBulkLen, kBulkData };
+  Result parse_inline(char* data, size_t len, size_t& pos);
+  Result fail(std::string_view msg);
+
+  State state_ = State::kIdle;
+  int64_t remaining_ = 0;     // arguments still to read in the multibulk
+  int64_t bulk_len_ = -1;     // length of the bulk being read
+  size_t scan_ = 0;           // where the current line starts
+  std::vector<ArgSpan> args_;
+  std::string error_;
+};
+
+}  // namespace keel

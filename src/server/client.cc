@@ -1,0 +1,160 @@
+// The per-connection read → parse → prefetch → execute → write path.
+#include "server/client.h"
+
+#include "base/log.h"
+#include "base/time.h"
+#include "commands/command.h"
+#include "commands/dispatch.h"
+#include "keyspace/keyspace.h"
+#include "server/config.h"
+#include "server/server.h"
+
+namespace keel {
+namespace {
+constexpr size_t kMaxBatch = 1024;        // commands executed per parse round
+constexpr size_t kIdleOutKeep = 64 * 1024;  // output capacity kept by an idle client
+}  // namespace
+
+Client::Client(Server* srv, uint64_t id) : server(srv) {
+  tcp.data = this;
+  session.id = id;
+  session.client = this;
+  session.db = &keyspace().db(0);
+  session.authenticated = command_options().requirepass.empty();
+  writer.reset(&out, 2);
+  ctime_ms = last_interaction_ms = mstime();
+}
+
+Client::~Client() = default;
+
+void Client::process_input() {
+  for (;;) {
+    batch.clear();
+    batch_args.clear();
+    RequestParser::Result r = RequestParser::Result::kNeedMore;
+    while (batch.size() < kMaxBatch) {
+      r = parser.parse(query.data(), query.size(), qpos, session.authenticated);
+      if (r != RequestParser::Result::kCommand) break;
+      const size_t first = batch_args.size();
+      for (const ArgSpan& a : parser.args()) batch_args.emplace_back(query.data() + a.off, a.len);
+      batch.push_back({first, parser.args().size(), nullptr});
+    }
+    if (!batch.empty()) run_batch();
+    if (session.flags & Session::kCloseAfterReply) break;
+    if (r == RequestParser::Result::kError) {
+      writer.error(parser.error());
+      LOG_VERBOSE("Protocol error (%s) from client: id=%llu addr=%s", parser.error().data(),
+                  static_cast<unsigned long long>(session.id), session.addr.c_str());
+      close_after_reply();
+      break;
+    }
+    if (r == RequestParser::Result::kNeedMore) break;
+  }
+  // Drop executed input; keep a partial command at the front of the buffer.
+  if (qpos == query.size()) {
+    query.clear();
+    parser.rebase(qpos);
+    qpos = 0;
+  } else if (qpos > 0) {
+    query.consume_front(qpos);
+    parser.rebase(qpos);
+    qpos = 0;
+  }
+  if (!out.empty()) server->queue_flush(this);
+}
+
+void Client::run_batch() {
+  // Batch key prefetch: hash every key once, prefetch its bucket, then (second pass) the
+  // entries whose tags match, so the lookups during execution find their lines in cache.
+  const ServerOptions& opts = server_options();
+  batch_hashes.assign(batch_args.size(), 0);
+  size_t keys = 0;
+  for (BatchCmd& b : batch) {
+    std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
+    b.spec = resolve_command(args);
+    if (!opts.prefetch || !b.spec || b.spec->first_key <= 0) continue;
+    const int argc = static_cast<int>(b.argc);
+    int last = b.spec->last_key < 0 ? argc + b.spec->last_key : b.spec->last_key;
+    if (last >= argc) last = argc - 1;
+    const int step = b.spec->step > 0 ? b.spec->step : 1;
+    for (int i = b.spec->first_key; i <= last && keys < static_cast<size_t>(opts.prefetch_batch_max_size) * 8; i += step) {
+      uint64_t h = hash_key(args[size_t(i)]);
+      batch_hashes[b.first_arg + size_t(i)] = h;
+      session.db->prefetch(h);
+      keys++;
+    }
+  }
+  if (keys >= 2) {
+    for (size_t i = 0; i < batch_hashes.size(); i++) {
+      if (batch_hashes[i]) session.db->prefetch_entries(batch_hashes[i]);
+    }
+  }
+  for (const BatchCmd& b : batch) {
+    std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
+    execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec);
+    commands++;
+    if ((session.flags & Session::kCloseAfterReply) || closing) break;
+  }
+  last_interaction_ms = g_clock.now_ms;
+}
+
+void Client::flush() {
+  if (writing || closing) return;
+  if (out.empty()) {
+    if (session.flags & Session::kCloseAfterReply) close();
+    return;
+  }
+  uv_buf_t b = uv_buf_init(out.data(), static_cast<unsigned>(out.size()));
+  int n = uv_try_write(reinterpret_cast<uv_stream_t*>(&tcp), &b, 1);
+  if (n == UV_EAGAIN) n = 0;
+  if (n < 0) {
+    close();
+    return;
+  }
+  net_out += static_cast<uint64_t>(n);
+  server->stats().net_output_bytes += static_cast<uint64_t>(n);
+  if (static_cast<size_t>(n) == out.size()) {
+    out.clear();
+    out.shrink_if_idle(kIdleOutKeep);
+    if (session.flags & Session::kCloseAfterReply) close();
+    return;
+  }
+  // The socket is full: hand the rest to libuv and collect new replies in `out` meanwhile.
+  inflight.swap(out);
+  out.clear();
+  uv_buf_t rest = uv_buf_init(inflight.data() + n, static_cast<unsigned>(inflight.size() - size_t(n)));
+  write_req.data = this;
+  writing = true;
+  if (uv_write(&write_req, reinterpret_cast<uv_stream_t*>(&tcp), &rest, 1, on_write_done) != 0) {
+    writing = false;
+    close();
+  }
+}
+
+void Client::on_write_done(uv_write_t* req, int status) {
+  Client* c = static_cast<Client*>(req->data);
+  c->writing = false;
+  if (c->closing) return;
+  size_t sent = c->inflight.size();
+  c->inflight.clear();
+  c->inflight.shrink_if_idle(kIdleOutKeep);
+  if (status < 0) {
+    c->close();
+    return;
+  }
+  c->net_out += sent;
+  c->server->stats().net_output_bytes += sent;
+  c->flush();
+}
+
+void Client::close() {
+  if (closing) return;
+  closing = true;
+  server->client_closed(this);
+  uv_close(reinterpret_cast<uv_handle_t*>(&tcp), [](uv_handle_t* h) {
+    Client* c = static_cast<Client*>(h->data);
+    delete c;
+  });
+}
+
+}  // namespace keel

@@ -1,0 +1,74 @@
+// Client: one TCP connection. Owns the query buffer (arguments of parsed commands are views into
+// it), the request parser state, the output buffer that replies are written into, and the
+// Session that commands see. The read path parses every complete command in the buffer into a
+// batch, prefetches the batch's keys, then executes it (DESIGN.md, the request path).
+#pragma once
+#include <uv.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/buffer.h"
+#include "commands/session.h"
+#include "protocol/reply_writer.h"
+#include "protocol/resp_parser.h"
+
+namespace keel {
+
+class Server;
+struct CommandSpec;
+
+class Client {
+ public:
+  Client(Server* server, uint64_t id);
+  ~Client();
+
+  uv_tcp_t tcp;  // tcp.data points back here
+  Server* server;
+  Session session;
+  ReplyWriter writer;
+
+  Buffer query;        // unparsed / being-executed input
+  size_t qpos = 0;     // bytes of `query` fully executed
+  RequestParser parser;
+
+  Buffer out;          // replies not yet handed to the socket
+  Buffer inflight;     // bytes owned by an in-progress uv_write
+  uv_write_t write_req;
+  bool writing = false;
+  bool pending_flush = false;  // queued in Server::pending_
+  bool closing = false;
+
+  int64_t ctime_ms = 0;
+  int64_t last_interaction_ms = 0;
+  std::string laddr;
+  int fd = -1;
+  uint64_t net_in = 0, net_out = 0;
+  uint64_t commands = 0;
+
+  // Batch of commands parsed from one read.
+  struct BatchCmd {
+    size_t first_arg;
+    size_t argc;
+    const CommandSpec* spec;
+  };
+  std::vector<BatchCmd> batch;
+  std::vector<std::string_view> batch_args;
+  std::vector<uint64_t> batch_hashes;
+
+  // Reads have arrived: parse, prefetch, execute everything complete.
+  void process_input();
+  // Writes pending output without blocking; the rest goes out with uv_write.
+  void flush();
+  // Marks for closing once the output is written (QUIT, protocol errors).
+  void close_after_reply() { session.flags |= Session::kCloseAfterReply; }
+  void close();  // immediately (peer gone, CLIENT KILL)
+
+ private:
+  void run_batch();
+  static void on_write_done(uv_write_t* req, int status);
+};
+
+}  // namespace keel

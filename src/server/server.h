@@ -1,0 +1,91 @@
+// Server: the process. Owns the libuv loop, the listening sockets, the clients, the cron timer
+// and the before-sleep flush, and implements ServerApi for the command layer.
+#pragma once
+#include <uv.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "commands/server_api.h"
+#include "server/client.h"
+
+namespace keel {
+
+struct ServerStats {
+  int64_t start_time_ms = 0;
+  uint64_t total_connections_received = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t net_input_bytes = 0;
+  uint64_t net_output_bytes = 0;
+  uint64_t client_query_buffer_limit_disconnections = 0;
+  // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
+  int64_t last_sample_ms = 0;
+  uint64_t last_sample_ops = 0;
+  uint64_t samples[16] = {};
+  int sample_idx = 0;
+  uint64_t instantaneous_ops() const;
+};
+
+class Server : public ServerApi {
+ public:
+  Server();
+  int run();  // listens, loops until shutdown; returns the exit code
+
+  uv_loop_t* loop() { return loop_; }
+  ServerStats& stats() { return stats_; }
+  const std::unordered_map<uint64_t, Client*>& clients() const { return clients_; }
+  void queue_flush(Client* c);
+  void client_closed(Client* c);  // called from Client::close
+  void request_shutdown(int exit_code);
+
+  // ServerApi
+  std::string info(std::span<const std::string_view> sections) override;
+  std::vector<std::pair<std::string, std::string>> config_get(
+      std::span<const std::string_view> patterns) override;
+  std::string config_set(std::span<const std::string_view> pairs) override;
+  void config_resetstat() override;
+  std::string config_rewrite() override;
+  std::string client_list(std::span<const uint64_t> ids, std::string_view type) override;
+  std::string client_info(const Session& s) override;
+  int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
+                      std::string* error) override;
+  bool client_exists(uint64_t id) override { return clients_.count(id) != 0; }
+  void add_monitor(Session& s) override;
+  void feed_monitors(const Session& s, std::span<const std::string_view> args) override;
+  bool has_monitors() const override { return !monitors_.empty(); }
+  std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) override;
+  int64_t lastsave() const override { return lastsave_; }
+  bool debug_command_allowed(const Session& s) const override;
+
+  std::string client_line(const Client* c) const;  // one CLIENT LIST line
+
+ private:
+  bool listen_all();
+  static void on_connection(uv_stream_t* server, int status);
+  static void on_cron(uv_timer_t* t);
+  static void on_before_sleep(uv_prepare_t* p);
+  static void on_signal(uv_signal_t* s, int signum);
+  void cron();
+  void finish_shutdown();
+
+  uv_loop_t* loop_;
+  std::vector<uv_tcp_t*> listeners_;
+  uv_timer_t cron_timer_;
+  uv_prepare_t before_sleep_;
+  uv_signal_t sigterm_, sigint_;
+  std::unordered_map<uint64_t, Client*> clients_;
+  std::vector<Client*> pending_;
+  std::vector<Client*> monitors_;
+  uint64_t next_client_id_ = 1;
+  ServerStats stats_;
+  int64_t lastsave_ = 0;
+  bool shutting_down_ = false;
+  int exit_code_ = 0;
+  int64_t cron_loops_ = 0;
+};
+
+Server& server();
+
+}  // namespace keel
