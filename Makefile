@@ -4,7 +4,8 @@ OPT      ?= -O2
 WERROR   := $(if $(CI),-Werror,)
 CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra $(WERROR) -fno-omit-frame-pointer \
             -Isrc -I/usr/include/lua5.1 $(EXTRA_CXXFLAGS)
-LDLIBS   := -luv -ljemalloc -llua5.1 -lpthread -ldl -lm
+JEMALLOC ?= -ljemalloc
+LDLIBS   := -luv $(JEMALLOC) -llua5.1 -lpthread -ldl -lm
 BUILD    ?= build
 
 SRCS      := $(shell find src -name '*.cc' ! -name main.cc | sort)
@@ -53,11 +54,12 @@ test: deps
 bench: deps $(SERVER)
 	bash utils/bench/run.sh $(BENCH_ARGS)
 
-# ASan + UBSan build in its own directory; `make test-asan` runs the Tcl suite against it.
-ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined
+# ASan + UBSan build in its own directory, with the C library allocator (sanitizers replace
+# malloc, so jemalloc is left out). `make test-asan` runs the unit tests and the Tcl suite on it.
+ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -DKEEL_NO_JEMALLOC
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_FLAGS)" SERVER=src/keel-server-asan \
-	  src/keel-server-asan build-asan/keel-unit
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_FLAGS)" JEMALLOC= \
+	  SERVER=src/keel-server-asan src/keel-server-asan build-asan/keel-unit
 
 test-asan: asan
 	ASAN_OPTIONS=detect_leaks=0 ./build-asan/keel-unit --gtest_brief=1

@@ -20,11 +20,6 @@
 
 namespace keel {
 
-std::string& executable_path() {
-  static std::string path;
-  return path;
-}
-
 namespace {
 
 void usage() {
