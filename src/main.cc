@@ -56,8 +56,14 @@ int main(int argc, char** argv) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   executable_path() = n > 0 ? std::string(exe, size_t(n)) : argv[0];
 
+  // redis-server's conventions: an optional config file first (any argument not starting with
+  // '-'), "-" as the first or last argument reads more config from standard input, and every
+  // "--name [value ...]" becomes the line "name value ..." appended after the file. The argument
+  // right after a bare "--name" is always its value, even when it starts with '-' ("--bind
+  // 127.0.0.1 -::1"); "--save" followed by another option or nothing means save "".
   std::string conf;
-  std::vector<std::vector<std::string>> lines;
+  std::string options;
+  bool from_stdin = false;
   int j = 1;
   if (argc >= 2) {
     std::string a1 = argv[1];
@@ -69,29 +75,37 @@ int main(int argc, char** argv) {
       usage();
       return 0;
     }
-    if (a1.rfind("--", 0) != 0) {
+    if (a1[0] != '-') {
       conf = a1;
       j = 2;
     }
   }
+  bool value_pending = false;  // the previous argument was a bare "--name"
   for (; j < argc; j++) {
-    std::string a = argv[j];
-    if (a == "-" ) {
-      conf = conf.empty() ? "-" : conf;  // stdin config is read after the file
-      continue;
-    }
-    if (a.rfind("--", 0) == 0 && a.size() > 2) {
-      lines.push_back({a.substr(2)});
-    } else if (!lines.empty()) {
-      lines.back().push_back(a);
+    const std::string a = argv[j];
+    if (a == "-" && (j == 1 || j == argc - 1)) {
+      from_stdin = true;
+    } else if (!value_pending && a.size() >= 2 && a[0] == '-' && a[1] == '-') {
+      if (!options.empty()) options += '\n';
+      options += a.substr(2);
+      options += ' ';
+      std::vector<std::string> parts;
+      const bool one_word = split_config_line(a, &parts) && parts.size() == 1;
+      value_pending = one_word;
+      const bool next_is_option =
+          j != argc - 1 && argv[j + 1][0] == '-' && argv[j + 1][1] == '-';
+      if (one_word && a == "--save" && (next_is_option || j == argc - 1)) {
+        options += "\"\"";
+        value_pending = false;
+      }
     } else {
-      fprintf(stderr, "Unexpected argument '%s'\n", a.c_str());
-      usage();
-      return 1;
+      options += quote_config_value(a);
+      options += ' ';
+      value_pending = false;
     }
   }
 
-  if (!config().load(conf, lines)) return 1;
+  if (!config().load(conf, from_stdin, options)) return 1;
   if (!log_reopen()) {
     fprintf(stderr, "Can't open the log file: %s\n", strerror(errno));
     return 1;
@@ -111,6 +125,8 @@ int main(int argc, char** argv) {
   } else {
     LOG_NOTICE("Configuration loaded");
   }
+  // A daemon always has a pidfile: Redis's default path when none is configured.
+  if (o.daemonize && o.pidfile.empty()) server_options().pidfile = "/var/run/redis.pid";
   if (!o.pidfile.empty()) {
     if (FILE* f = fopen(o.pidfile.c_str(), "w")) {
       fprintf(f, "%d\n", int(getpid()));

@@ -1,7 +1,77 @@
-// config commands (placeholder until the family lands).
+// CONFIG GET / SET / RESETSTAT / REWRITE / HELP. The directive table and all validation live in
+// server/config.cc behind ServerApi::config_*; these handlers only shape the replies.
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/server_api.h"
 
 namespace keel {
-std::span<CommandSpec> config_commands() { return {}; }
+namespace {
+
+// CONFIG GET pattern [pattern ...] -> map of name -> value (an array of pairs in RESP2).
+void cmd_config_get(CommandContext& cx) {
+  const auto pairs = cx.server().config_get(cx.args().subspan(2));
+  cx.reply().map(pairs.size());
+  for (const auto& [name, value] : pairs) {
+    cx.reply().bulk(name);
+    cx.reply().bulk(value);
+  }
+}
+
+// CONFIG SET name value [name value ...] -> +OK, all applied or none.
+void cmd_config_set(CommandContext& cx) {
+  const std::string err = cx.server().config_set(cx.args().subspan(2));
+  if (!err.empty()) return cx.reply().error(err);
+  cx.reply().ok();
+}
+
+// CONFIG RESETSTAT -> +OK
+void cmd_config_resetstat(CommandContext& cx) {
+  cx.server().config_resetstat();
+  cx.reply().ok();
+}
+
+// CONFIG REWRITE -> +OK, or the error text (no config file, I/O failure).
+void cmd_config_rewrite(CommandContext& cx) {
+  const std::string err = cx.server().config_rewrite();
+  if (!err.empty()) return cx.reply().error(err);
+  cx.reply().ok();
+}
+
+// CONFIG HELP -> the subcommand list as status lines (Redis's exact text).
+void cmd_config_help(CommandContext& cx) {
+  static constexpr const char* kHelp[] = {
+      "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GET <pattern>",
+      "    Return parameters matching the glob-like <pattern> and their values.",
+      "SET <directive> <value>",
+      "    Set the configuration <directive> to <value>.",
+      "RESETSTAT",
+      "    Reset statistics reported by the INFO command.",
+      "REWRITE",
+      "    Rewrite the configuration file.",
+      "HELP",
+      "    Prints this help.",
+  };
+  cx.reply().array(std::size(kHelp));
+  for (const char* line : kHelp) cx.reply().simple(line);
+}
+
+constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
+
+CommandSpec kConfigSubcommands[] = {
+    {"get", cmd_config_get, -3, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Returns the effective values of configuration parameters.", "2.0.0", "O(N) when N is the number of configuration parameters provided"},
+    {"set", cmd_config_set, -4, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Sets configuration parameters in-flight.", "2.0.0", "O(N) when N is the number of configuration parameters provided"},
+    {"resetstat", cmd_config_resetstat, 2, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Resets the server's statistics.", "2.0.0", "O(1)"},
+    {"rewrite", cmd_config_rewrite, 2, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Persists the effective configuration to file.", "2.8.0", "O(1)"},
+    {"help", cmd_config_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+};
+
+CommandSpec kConfigCommands[] = {
+    {"config", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for server configuration commands.", "2.0.0", "Depends on subcommand.", kConfigSubcommands},
+};
+
+}  // namespace
+
+std::span<CommandSpec> config_commands() { return kConfigCommands; }
+
 }  // namespace keel

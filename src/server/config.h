@@ -1,7 +1,8 @@
 // Configuration: the directive table (Redis names, aliases and defaults), redis.conf and
 // command-line parsing with Redis's start-up error format, and CONFIG GET/SET/REWRITE. Each
 // directive writes into the options struct of the layer that owns it (ProtocolLimits,
-// CommandOptions, KeyspaceClock, ServerOptions, LogOptions, NotifyState ...).
+// CommandOptions, EncodingLimits, ServerOptions, LogOptions, the notify flags ...). The table and
+// the parsing live in config.cc; the CONFIG command rows in commands/cmd_config.cc.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -12,6 +13,14 @@
 
 namespace keel {
 
+// client-output-buffer-limit <class> <hard> <soft> <soft-seconds>, one per class.
+struct OutputBufferLimit {
+  uint64_t hard = 0;           // bytes; 0 = no limit
+  uint64_t soft = 0;           // bytes; 0 = no limit
+  int64_t soft_seconds = 0;
+};
+enum OutputBufferClass { kObufNormal = 0, kObufReplica = 1, kObufPubSub = 2, kObufClasses = 3 };
+
 // Options owned by the server layer itself.
 struct ServerOptions {
   std::vector<std::string> bind = {"127.0.0.1", "-::1"};
@@ -21,36 +30,56 @@ struct ServerOptions {
   int64_t tcp_keepalive = 300;  // seconds
   int64_t tcp_backlog = 511;
   bool daemonize = false;
-  std::string pidfile;
-  std::string dir;              // applied with chdir at start-up and on CONFIG SET
-  int64_t hz = 10;
+  std::string pidfile;          // "" = none (daemonize yes then uses /var/run/redis.pid)
+  std::string dir;              // unused: `dir` is the process cwd (chdir at load and CONFIG SET)
+  int64_t hz = 10;              // 1..500 after clamping
   int64_t maxclients = 10000;
   bool prefetch = true;         // batch key prefetch (prefetch-batch-max-size > 0)
   int64_t prefetch_batch_max_size = 16;
   std::string save;             // "" only, until persistence lands
   bool appendonly = false;
-  int64_t maxmemory = 0;
+  uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
+  std::string maxmemory_policy = "noeviction";
+  int64_t maxmemory_samples = 5;
+  OutputBufferLimit obuf_limits[kObufClasses] = {
+      {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };
 ServerOptions& server_options();
 
 class Config {
  public:
-  // Reads `path` (may be empty; "-" = standard input) and then the command-line directives
-  // (`--name value ...` already split into lines). On error prints Redis's FATAL CONFIG FILE
-  // ERROR block to stderr and returns false.
-  bool load(const std::string& path, const std::vector<std::vector<std::string>>& argv_lines);
+  // Loads the configuration: the file at `path` (empty = none), then standard input when
+  // `from_stdin`, then `options` (the command-line directives as redis.conf text, one per line),
+  // exactly as one text. On error prints Redis's FATAL CONFIG FILE ERROR block (or the "can't
+  // open config file" log line) to stderr and returns false; the caller exits with status 1.
+  bool load(const std::string& path, bool from_stdin, const std::string& options);
+  // Absolute path of the config file, "" when started without one (INFO, CONFIG REWRITE).
   const std::string& file() const { return file_; }
 
+  // CONFIG GET: (name, value) for every directive matching any pattern (glob, case-insensitive;
+  // aliases match too). A literal name is reported as given.
   std::vector<std::pair<std::string, std::string>> get(std::span<const std::string_view> patterns);
-  std::string set(std::span<const std::string_view> pairs);  // "" on success, else error text
-  std::string rewrite();                                      // "" on success, else error text
+  // CONFIG SET name value [name value ...]: validated, then applied all-or-nothing.
+  // Returns "" on success, else the full error text (without '-').
+  std::string set(std::span<const std::string_view> pairs);
+  // CONFIG REWRITE: "" on success, else the error text.
+  std::string rewrite();
 
  private:
   std::string file_;
 };
 Config& config();
 
-// Splits a config line into arguments with redis.conf's quoting rules; false on bad quotes.
+// Installed by the server once it listens: re-creates the listening sockets after a CONFIG SET
+// of bind or port; false with *err (and the old sockets kept) when the new ones cannot be made.
+void set_relisten_hook(bool (*fn)(std::string* err));
+
+// Splits a config line into arguments with redis.conf's quoting rules ("double" with \n \r \t
+// \b \a \xHH escapes, 'single' with \'); false on unbalanced quotes.
 bool split_config_line(std::string_view line, std::vector<std::string>* out);
+// Quotes `s` the way CONFIG REWRITE and the command-line conversion do: "..." with escapes.
+std::string quote_config_value(std::string_view s);
+// Parses a memory value: digits with an optional unit b, k, kb, m, mb, g, gb (any case).
+bool parse_memory(std::string_view s, uint64_t* out);
 
 }  // namespace keel
