@@ -112,6 +112,14 @@ struct Misc {
   std::string dbfilename = "dump.rdb", appendfilename = "appendonly.aof";
   std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
+  // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
+  bool aof_rewrite_incremental_fsync = true, rdb_save_incremental_fsync = true, disable_thp = true;
+  bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
+  int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
+  std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
+  std::string proc_title_template = "{title} {listen-addr} {server-mode}";
+  std::string latency_tracking_info_percentiles = "50 99 99.9";
+  std::string shutdown_on_sigint = "default", shutdown_on_sigterm = "default";
 };
 Misc& misc() {
   static Misc m;
@@ -133,6 +141,10 @@ constexpr EnumItem kFacility[] = {{"user", 0},   {"local0", 1}, {"local1", 2}, {
 constexpr EnumItem kSanitize[] = {{"no", 0}, {"yes", 1}, {"clients", 2}, {nullptr, 0}};
 constexpr EnumItem kDisklessLoad[] = {
     {"disabled", 0}, {"on-empty-db", 1}, {"swapdb", 2}, {nullptr, 0}};
+constexpr EnumItem kOomAdj[] = {
+    {"no", 0}, {"yes", 1}, {"relative", 2}, {"absolute", 3}, {nullptr, 0}};
+constexpr EnumItem kShutdownOnSig[] = {{"default", 0}, {"save", 1}, {"nosave", 2},
+                                       {"now", 3},     {"force", 4}, {nullptr, 0}};
 constexpr EnumItem kPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
 
 #define KEEL_REF(expr) []() -> void* { return static_cast<void*>(&(expr)); }
@@ -393,6 +405,22 @@ bool set_save(const Directive& d, const Args& args, std::string* err) {
   return false;
 }
 std::string get_save(const Directive&) { return server_options().save; }
+
+// Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
+bool set_oom_values(const Directive&, const Args& args, std::string*) {
+  std::string v;
+  for (const auto& a : args) v += (v.empty() ? "" : " ") + std::string(a);
+  misc().oom_score_adj_values = v;
+  return true;
+}
+std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
+bool set_percentiles(const Directive&, const Args& args, std::string*) {
+  std::string v;
+  for (const auto& a : args) v += (v.empty() ? "" : " ") + std::string(a);
+  misc().latency_tracking_info_percentiles = v;
+  return true;
+}
+std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
 void rewrite_save(const Directive&, std::vector<std::pair<std::string, bool>>* out) {
   out->push_back({"save \"\"", false});
 }
@@ -739,6 +767,32 @@ const std::vector<Directive>& table() {
     v.push_back(s("replica-announce-ip", "slave-announce-ip", 0,
                   KEEL_REF(misc().replica_announce_ip), ""));
     v.push_back(s("ignore-warnings", nullptr, 0, KEEL_REF(misc().ignore_warnings), ""));
+    v.push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
+                  KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
+    v.push_back(b("rdb-save-incremental-fsync", nullptr, 0,
+                  KEEL_REF(misc().rdb_save_incremental_fsync), true));
+    v.push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(misc().disable_thp), true));
+    v.push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
+                  KEEL_REF(misc().repl_disable_tcp_nodelay), false));
+    v.push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));
+    v.push_back(b("cluster-enabled", nullptr, kImmutable, KEEL_REF(misc().cluster_enabled), false));
+    v.push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
+                  KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
+    v.push_back(n("maxmemory-clients", nullptr, kMemory, KEEL_REF(misc().maxmemory_clients),
+                  Num::kI64, 0, kLongMax, "0"));
+    v.push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),
+                  Num::kI64, 0, 0777, "0"));
+    v.push_back(es("oom-score-adj", 0, KEEL_REF(misc().oom_score_adj), kOomAdj, "no"));
+    v.push_back(sp("oom-score-adj-values", kMultiArg, set_oom_values, get_oom_values,
+                   "0 200 800"));
+    v.push_back(s("proc-title-template", nullptr, kImmutable,
+                  KEEL_REF(misc().proc_title_template), "{title} {listen-addr} {server-mode}"));
+    v.push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles,
+                   get_percentiles, "50 99 99.9"));
+    v.push_back(es("shutdown-on-sigint", 0, KEEL_REF(misc().shutdown_on_sigint), kShutdownOnSig,
+                   "default"));
+    v.push_back(es("shutdown-on-sigterm", 0, KEEL_REF(misc().shutdown_on_sigterm),
+                   kShutdownOnSig, "default"));
     return v;
   }();
   return t;

@@ -99,6 +99,10 @@ Object* Object::create_int(std::string_view key, int64_t v) {
 Object* Object::create_string(std::string_view key, std::string_view value) {
   int64_t iv;
   if (string_is_canonical_int(value, &iv)) return create_int(key, iv);
+  return create_string_noint(key, value);
+}
+
+Object* Object::create_string_noint(std::string_view key, std::string_view value) {
   if (kHeaderSize + key.size() + value.size() <= kMaxEmbedTotal) {
     Object* o = alloc(key, value.size());
     o->enc_ = static_cast<uint8_t>(string_encoding_for(value.size()));
@@ -107,7 +111,11 @@ Object* Object::create_string(std::string_view key, std::string_view value) {
     if (!value.empty()) memcpy(o->data_ + o->key_len_, value.data(), value.size());
     return o;
   }
-  return create_raw(key, value, value.size());
+  // Bytes on the heap, but OBJECT ENCODING still answers by value length (a long key with a
+  // short value is "embstr" in Redis).
+  Object* o = create_raw(key, value, value.size());
+  o->enc_ = static_cast<uint8_t>(string_encoding_for(value.size()));
+  return o;
 }
 
 Object* Object::create_raw(std::string_view key, std::string_view value, size_t cap) {
@@ -133,16 +141,19 @@ bool Object::assign_string_in_place(std::string_view value) {
     return true;
   }
   if (!(flags_ & kEmbedded)) {
-    // A heap string can be reused when it has room; SET then reports embstr/raw by length.
-    if (enc_ == static_cast<uint8_t>(Encoding::kRaw) && v_.raw->cap >= value.size() &&
-        value.size() > kEmbstrMax) {
-      memcpy(v_.raw->data, value.data(), value.size());
+    // A heap string is reused when it has room; SET then reports embstr/raw by length.
+    // Only when the buffer is not much larger than needed, so a shrunk value frees memory.
+    if (has_heap_string() && v_.raw->cap >= value.size() && v_.raw->cap <= 2 * value.size() + 64) {
+      if (!value.empty()) memcpy(v_.raw->data, value.data(), value.size());
       v_.raw->len = value.size();
+      enc_ = static_cast<uint8_t>(string_encoding_for(value.size()));
       return true;
     }
     return false;
   }
-  if (kHeaderSize + key_len_ + value.size() > alloc_size()) return false;
+  const size_t need = kHeaderSize + key_len_ + value.size();
+  const size_t have = alloc_size();
+  if (need > have || have > 2 * need + 32) return false;
   memcpy(data_ + key_len_, value.data(), value.size());
   embed_len_ = static_cast<uint32_t>(value.size());
   enc_ = static_cast<uint8_t>(string_encoding_for(value.size()));
@@ -150,7 +161,7 @@ bool Object::assign_string_in_place(std::string_view value) {
 }
 
 void Object::set_int_in_place(int64_t v) {
-  if (enc_ == static_cast<uint8_t>(Encoding::kRaw)) free(v_.raw);
+  if (has_heap_string()) free(v_.raw);
   // An embedded block keeps its bytes unused; the flag goes so the value reads as the int.
   flags_ &= static_cast<uint8_t>(~kEmbedded);
   embed_len_ = 0;
@@ -159,7 +170,8 @@ void Object::set_int_in_place(int64_t v) {
 }
 
 RawString* Object::make_raw_for_edit(size_t min_cap) {
-  if (enc_ == static_cast<uint8_t>(Encoding::kRaw)) {
+  // An embedded value of 45+ bytes also reports "raw"; only a heap value has a RawString.
+  if (has_heap_string()) {
     v_.raw = RawString::grow(v_.raw, min_cap);
     return v_.raw;
   }
@@ -190,7 +202,7 @@ size_t Object::string_length() const {
 
 void Object::free_value() {
   if (type() == Type::kString) {
-    if (enc_ == static_cast<uint8_t>(Encoding::kRaw)) free(v_.raw);
+    if (has_heap_string()) free(v_.raw);
     return;
   }
   const CollectionOps* ops = g_ops[type_];
@@ -236,7 +248,7 @@ Object* Object::rekey(Object* o, std::string_view key) {
   Object* n = clone_with_key(o, key, false);
   // The value moved into n (collections by pointer, strings by copy); free only o's block and,
   // for strings, o's own heap copy.
-  if (o->type() == Type::kString && o->enc_ == static_cast<uint8_t>(Encoding::kRaw)) free(o->v_.raw);
+  if (o->has_heap_string()) free(o->v_.raw);
   free(o);
   return n;
 }

@@ -79,6 +79,10 @@ class Object {
   std::string_view string_view(char* scratch) const;
   size_t string_length() const;  // STRLEN
   bool embedded() const { return flags_ & kEmbedded; }
+  // True when the value bytes live in a separate RawString (whatever encoding is reported).
+  bool has_heap_string() const {
+    return type_ == 0 && !(flags_ & kEmbedded) && enc_ != static_cast<uint8_t>(Encoding::kInt);
+  }
   RawString* raw() const { return v_.raw; }
 
   // --- collection values ---------------------------------------------------------------------
@@ -88,6 +92,8 @@ class Object {
   // Creates a string object (int / embstr / raw as Redis would encode a SET value).
   static Object* create_string(std::string_view key, std::string_view value);
   static Object* create_int(std::string_view key, int64_t v);
+  // As create_string but never int-encoded (INCRBYFLOAT's result: embstr/raw by length).
+  static Object* create_string_noint(std::string_view key, std::string_view value);
   // Creates a heap ("raw") string with capacity for in-place edits.
   static Object* create_raw(std::string_view key, std::string_view value, size_t cap);
   // Creates a collection object; `ptr` is owned by the object from now on.
