@@ -173,6 +173,7 @@ RawString* Object::make_raw_for_edit(size_t min_cap) {
   // An embedded value of 45+ bytes also reports "raw"; only a heap value has a RawString.
   if (has_heap_string()) {
     v_.raw = RawString::grow(v_.raw, min_cap);
+    enc_ = static_cast<uint8_t>(Encoding::kRaw);  // an edited value is "raw" whatever its length
     return v_.raw;
   }
   char scratch[24];
