@@ -49,10 +49,9 @@ Db::Slot Db::find_for_write(const KeyRef& key) {
   slot.epoch_ = ++epoch_;
   if (slot.pos_.found()) {
     slot.obj_ = slot.pos_.entry();
-    if (KEEL_UNLIKELY(expired(slot.obj_))) {
-      expire_now(slot);
-      ensure_pos(slot);
-    }
+    // The table position is re-found lazily (insert() calls ensure_pos): the caller's key view
+    // may point into the object just freed (RANDOMKEY, SCAN), so it must not be read here.
+    if (KEEL_UNLIKELY(expired(slot.obj_))) expire_now(slot);
   }
   return slot;
 }
@@ -70,6 +69,7 @@ void Db::insert(Slot& slot, Object* obj) {
   obj->set_lru(g_clock.lru_clock);
   ensure_pos(slot);
   keys_.insert(slot.pos_, obj);
+  if (KEEL_UNLIKELY(obj->has_expire())) expires_.insert(obj, slot.key_.hash);
   slot.obj_ = obj;
   slot.epoch_ = 0;
   epoch_++;
@@ -83,15 +83,16 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   ensure_pos(slot);
   hist_.update(old->type(), object_length(old), obj->type(), object_length(obj));
   obj->set_lru(g_clock.lru_clock);
-  if (old->has_expire()) {
-    if (keep_ttl) {
+  if (keep_ttl) {
+    if (old->has_expire()) {
       obj->set_expire_field(old->expire_ms());
-      expires_.erase(old->key(), slot.key_.hash);
-      expires_.insert(obj, slot.key_.hash);
     } else {
-      expires_.erase(old->key(), slot.key_.hash);
+      obj->clear_expire_field();
     }
   }
+  // The expires index holds object pointers: swap old for obj (or drop/add the entry).
+  if (old->has_expire()) expires_.erase(old->key(), slot.key_.hash);
+  if (obj->has_expire()) expires_.insert(obj, slot.key_.hash);
   slot.pos_.set(obj);
   slot.obj_ = obj;
   Object::destroy(old);
@@ -214,13 +215,20 @@ void Db::swap(Db& other) {
   }
 }
 
+bool Db::expire_if_needed(Object* o) {
+  if (!expired(o)) return false;
+  // The key bytes live in o, which the expiry frees: look it up through a copy.
+  std::string name(o->key());
+  (void)find_for_write(KeyRef::of(name));
+  return true;
+}
+
 Object* Db::random_key() {
   for (int tries = 0; tries < 100 && !keys_.empty(); tries++) {
     Object* o = keys_.random_entry(random_u64());
     if (!o) return nullptr;
-    if (!expired(o)) return o;
     // An expired key is deleted on the way, so every retry looks at a smaller table.
-    (void)find_for_write(KeyRef::of(o->key()));
+    if (!expire_if_needed(o)) return o;
   }
   return keys_.empty() ? nullptr : keys_.random_entry(random_u64());
 }
@@ -237,7 +245,7 @@ size_t Db::active_expire(int64_t deadline_us, size_t* sampled) {
     do {
       expire_cursor_ = expires_.scan(expire_cursor_, [&](Object* o) {
         checked++;
-        if (o->expire_ms() <= g_clock.now_ms) {
+        if (o->expire_ms() < g_clock.now_ms) {
           if (n < 64) batch[n++] = o;
         } else {
           ttl_sum += o->expire_ms() - g_clock.now_ms;

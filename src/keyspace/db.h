@@ -100,10 +100,12 @@ class Db {
 
   // Write lookup: deletes the key first if it has expired.
   Slot find_for_write(const KeyRef& key);
-  // Adds obj at an empty slot (obj->key() == slot key). Emits "new".
+  // Adds obj at an empty slot (obj->key() == slot key). Emits "new". An expire time already in
+  // obj (a COPY clone) is indexed.
   void insert(Slot& slot, Object* obj);
-  // Replaces a key's whole value with obj (the old object is freed). The TTL is dropped unless
-  // keep_ttl. One keysizes update old -> new.
+  // Replaces a key's whole value with obj (the old object is freed). With keep_ttl the key keeps
+  // the old TTL state; otherwise obj's own expire field (usually none) is the key's TTL.
+  // One keysizes update old -> new.
   void overwrite(Slot& slot, Object* obj, bool keep_ttl = false);
   // SET's path: writes a string value, reusing the key's block when it fits. Inserts when the
   // slot is empty (emits "new").
@@ -120,8 +122,11 @@ class Db {
   // Expiry. when_ms is absolute; set_expire on an absent slot is a bug.
   void set_expire(Slot& slot, int64_t when_ms);
   bool persist(Slot& slot);  // false when the key had no TTL
+  // Redis's rule (keyIsExpired): a key is expired once the clock has passed its time, so a key
+  // whose time equals the current millisecond is still readable. EXPIRE with a time <= now
+  // deletes at once (the command checks that itself).
   bool expired(const Object* o) const {
-    return o->has_expire() && o->expire_ms() <= g_clock.now_ms && !g_clock.loading;
+    return o->has_expire() && o->expire_ms() < g_clock.now_ms && !g_clock.loading;
   }
 
   // Moves the object at `from` to key `to` in db `dst` (RENAME when dst is this db, MOVE).
@@ -131,6 +136,9 @@ class Db {
   void flush();          // FLUSHDB: removes everything, zeroes the histograms
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
+  // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
+  // true then, and o is freed; other objects stay valid. o must belong to this Db.
+  bool expire_if_needed(Object* o);
   // SCAN step over the keys: calls f(Object*) for a few buckets and returns the next cursor.
   template <class F>
   uint64_t scan(uint64_t cursor, F&& f) const {

@@ -1,0 +1,330 @@
+// Tests for keyspace/db.{h,cc}: random operations on two Dbs against a std::map model, checking
+// after every step that the keys, values, TTLs, the expires index and the KEYSIZES histograms
+// (keysizes_consistent) agree; plus focused cases for lazy/active expiry, move_to, copies,
+// overwrite TTL rules and scan.
+#include "keyspace/db.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "keyspace/notify.h"
+
+namespace keel {
+namespace {
+
+struct Val {
+  std::string value;
+  int64_t expire = -1;  // absolute ms, -1 none
+};
+using Model = std::map<std::string, Val>;
+
+std::string value_of(const Object* o) {
+  char scratch[24];
+  return std::string(o->string_view(scratch));
+}
+
+// Compares a Db with its model: every key and value, TTLs, counts and histograms.
+void check(const Db& db, const Model& m) {
+  ASSERT_EQ(db.size(), m.size());
+  size_t with_ttl = 0;
+  for (const auto& [k, v] : m) {
+    const Object* o = db.peek(KeyRef::of(k));
+    ASSERT_NE(o, nullptr) << k;
+    ASSERT_EQ(value_of(o), v.value) << k;
+    ASSERT_EQ(o->has_expire(), v.expire >= 0) << k;
+    if (v.expire >= 0) {
+      ASSERT_EQ(o->expire_ms(), v.expire) << k;
+      with_ttl++;
+    }
+  }
+  ASSERT_EQ(db.expires_count(), with_ttl);
+  std::string diff;
+  ASSERT_TRUE(db.keysizes_consistent(&diff)) << diff;
+}
+
+class DbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_clock.now_ms = 1'000'000;
+    g_clock.lru_clock = 1000;
+    g_clock.loading = false;
+    g_clock.active_expire_enabled = true;
+  }
+};
+
+TEST_F(DbTest, RandomOpsAgainstModel) {
+  const unsigned seed = static_cast<unsigned>(testing::UnitTest::GetInstance()->random_seed());
+  std::mt19937_64 rng(seed);
+  Db dbs[2] = {Db(0), Db(1)};
+  Model models[2];
+  auto rnd = [&](uint64_t n) { return rng() % n; };
+  auto key = [&] { return "k" + std::to_string(rnd(300)); };
+  auto value = [&] {
+    switch (rnd(4)) {
+      case 0: return std::to_string(rnd(100000));                    // int
+      case 1: return std::string(rnd(50), 'a');                       // embstr (or empty)
+      case 2: return std::string(45 + rnd(300), 'b');                 // raw / embedded raw
+      default: return std::string(rnd(5000), 'c');                    // big
+    }
+  };
+  // Lazy expiry of one key in the model, as the Db's lookup of that key just did.
+  auto model_expire = [&](Model& m, const std::string& k) {
+    auto it = m.find(k);
+    if (it != m.end() && it->second.expire >= 0 && it->second.expire < g_clock.now_ms) m.erase(it);
+  };
+
+  for (int step = 0; step < 20000; step++) {
+    const int d = static_cast<int>(rnd(2));
+    Db& db = dbs[d];
+    Model& m = models[d];
+    const std::string k = key();
+    const KeyRef kr = KeyRef::of(k);
+    const int op = static_cast<int>(rnd(12));
+    SCOPED_TRACE("seed " + std::to_string(seed) + " step " + std::to_string(step) + " op " +
+                 std::to_string(op) + " key " + k);
+    if (op == 0) {  // SET (optionally KEEPTTL)
+      const std::string v = value();
+      const bool keep = rnd(4) == 0;
+      Db::Slot s = db.find_for_write(kr);
+      if (!s) m.erase(k);
+      db.set_string(s, v, keep);
+      Val nv{v, -1};
+      if (keep && m.count(k)) nv.expire = m[k].expire;
+      m[k] = nv;
+    } else if (op == 1) {  // DEL
+      const bool existed = db.remove(kr);
+      auto it = m.find(k);
+      const bool model_has = it != m.end() && !(it->second.expire >= 0 && it->second.expire < g_clock.now_ms);
+      ASSERT_EQ(existed, model_has);
+      if (it != m.end()) m.erase(it);
+    } else if (op == 2) {  // EXPIRE in the future
+      Db::Slot s = db.find_for_write(kr);
+      auto it = m.find(k);
+      if (it != m.end() && it->second.expire >= 0 && it->second.expire < g_clock.now_ms) m.erase(it);
+      ASSERT_EQ(bool(s), m.count(k) == 1);
+      if (s) {
+        const int64_t when = g_clock.now_ms + 1 + static_cast<int64_t>(rnd(200));
+        db.set_expire(s, when);
+        m[k].expire = when;
+      }
+    } else if (op == 3) {  // PERSIST
+      Db::Slot s = db.find_for_write(kr);
+      auto it = m.find(k);
+      if (it != m.end() && it->second.expire >= 0 && it->second.expire < g_clock.now_ms) m.erase(it);
+      if (s) {
+        ASSERT_EQ(db.persist(s), m[k].expire >= 0);
+        m[k].expire = -1;
+      }
+    } else if (op == 4 || op == 5) {  // RENAME within the db / MOVE to the other db
+      Db& dst = op == 4 ? db : dbs[1 - d];
+      Model& dm = op == 4 ? m : models[1 - d];
+      const std::string k2 = op == 4 ? key() : k;
+      if (op == 4 && k2 == k) continue;
+      const KeyRef kr2 = KeyRef::of(k2);
+      Db::Slot from = db.find_for_write(kr);
+      model_expire(m, k);
+      if (!from) {
+        ASSERT_EQ(m.count(k), 0u);
+        continue;
+      }
+      Db::Slot to = dst.find_for_write(kr2);
+      model_expire(dm, k2);
+      ASSERT_EQ(bool(to), dm.count(k2) == 1);
+      if (to) {
+        if (op == 5) continue;  // MOVE refuses an existing destination
+        dst.remove(to);
+      }
+      db.move_to(from, dst, to);
+      Val v = m[k];
+      m.erase(k);
+      dm[k2] = v;
+    } else if (op == 6) {  // COPY (to either db) with REPLACE
+      Db& dst = dbs[rnd(2)];
+      Model& dm = &dst == &dbs[0] ? models[0] : models[1];
+      const std::string k2 = key();
+      if (&dst == &db && k2 == k) continue;
+      Object* o = db.find(kr, Db::kNoStats | Db::kNoNotify);
+      model_expire(m, k);
+      if (!o) {
+        ASSERT_EQ(m.count(k), 0u);
+        continue;
+      }
+      const KeyRef kr2 = KeyRef::of(k2);
+      Db::Slot to = dst.find_for_write(kr2);
+      model_expire(dm, k2);
+      ASSERT_EQ(bool(to), dm.count(k2) == 1);
+      if (to) dst.remove(to);
+      dst.insert(to, Object::clone_with_key(o, k2, true));
+      dm[k2] = m[k];
+    } else if (op == 7) {  // APPEND in place: length_changed
+      Db::Slot s = db.find_for_write(kr);
+      model_expire(m, k);
+      ASSERT_EQ(bool(s), m.count(k) == 1);
+      if (!s) continue;
+      const int64_t old_len = object_length(s.obj());
+      const std::string add(rnd(3000), 'z');
+      RawString* r = s->make_raw_for_edit(static_cast<size_t>(old_len) + add.size());
+      memcpy(r->data + r->len, add.data(), add.size());
+      r->len += add.size();
+      ASSERT_FALSE(db.length_changed(s, old_len));
+      m[k].value += add;
+    } else if (op == 8) {  // time passes; lazy expiry through find()
+      g_clock.now_ms += static_cast<int64_t>(rnd(30));
+      Object* o = db.find(kr);
+      model_expire(m, k);
+      ASSERT_EQ(o != nullptr, m.count(k) == 1);
+    } else if (op == 9) {  // active expiry
+      g_clock.now_ms += static_cast<int64_t>(rnd(30));
+      size_t sampled = 0;
+      for (int i = 0; i < 50; i++) db.active_expire(INT64_MAX, &sampled);
+      // Whatever it removed was expired; remaining expired keys go on the next lookups.
+      for (auto it = m.begin(); it != m.end();) {
+        if (db.peek(KeyRef::of(it->first)) == nullptr) {
+          ASSERT_TRUE(it->second.expire >= 0 && it->second.expire < g_clock.now_ms) << it->first;
+          it = m.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    } else if (op == 10) {  // RANDOMKEY
+      Object* o = db.random_key();
+      for (auto it = m.begin(); it != m.end();) {
+        if (db.peek(KeyRef::of(it->first)) == nullptr) {
+          it = m.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      if (o) {
+        ASSERT_FALSE(db.expired(o));
+        ASSERT_EQ(m.count(std::string(o->key())), 1u);
+      }
+    } else if (op == 11 && rnd(200) == 0) {  // rare FLUSHDB / SWAPDB
+      if (rnd(2)) {
+        db.flush();
+        m.clear();
+      } else {
+        dbs[0].swap(dbs[1]);
+        std::swap(models[0], models[1]);
+      }
+    }
+    ASSERT_NO_FATAL_FAILURE(check(dbs[0], models[0]));
+    ASSERT_NO_FATAL_FAILURE(check(dbs[1], models[1]));
+  }
+}
+
+TEST_F(DbTest, ExpiredKeyIsDeletedOnRead) {
+  Db db(0);
+  const std::string k = "key";
+  Db::Slot s = db.find_for_write(KeyRef::of(k));
+  db.set_string(s, "value");
+  db.set_expire(s, g_clock.now_ms + 10);
+  const uint64_t before = keyspace_stats().expired_keys;
+  g_clock.now_ms += 10;  // equal time: not expired yet (Redis: now > when)
+  EXPECT_NE(db.find(KeyRef::of(k)), nullptr);
+  g_clock.now_ms += 1;
+  EXPECT_EQ(db.find(KeyRef::of(k)), nullptr);
+  EXPECT_EQ(db.size(), 0u);
+  EXPECT_EQ(db.expires_count(), 0u);
+  EXPECT_EQ(keyspace_stats().expired_keys, before + 1);
+  EXPECT_TRUE(db.keysizes_consistent(nullptr));
+}
+
+TEST_F(DbTest, LoadingNeverExpires) {
+  Db db(0);
+  Db::Slot s = db.find_for_write(KeyRef::of("a"));
+  db.set_string(s, "v");
+  db.set_expire(s, g_clock.now_ms - 100);
+  g_clock.loading = true;
+  EXPECT_NE(db.find(KeyRef::of("a")), nullptr);
+  g_clock.loading = false;
+  EXPECT_EQ(db.find(KeyRef::of("a")), nullptr);
+}
+
+TEST_F(DbTest, ActiveExpireRemovesOnlyExpiredKeys) {
+  Db db(0);
+  for (int i = 0; i < 5000; i++) {
+    const std::string k = "k" + std::to_string(i);
+    Db::Slot s = db.find_for_write(KeyRef::of(k));
+    db.set_string(s, "v");
+    if (i % 2 == 0) db.set_expire(s, g_clock.now_ms + 5);
+    if (i % 10 == 1) db.set_expire(s, g_clock.now_ms + 100000);
+  }
+  g_clock.now_ms += 6;
+  size_t sampled = 0, removed = 0;
+  for (int i = 0; i < 1000 && db.size() > 2500; i++) removed += db.active_expire(INT64_MAX, &sampled);
+  EXPECT_EQ(removed, 2500u);
+  EXPECT_EQ(db.size(), 2500u);
+  EXPECT_EQ(db.expires_count(), 500u);
+  EXPECT_GT(db.avg_ttl(), 0);
+  EXPECT_TRUE(db.keysizes_consistent(nullptr));
+}
+
+TEST_F(DbTest, InsertIndexesAnExpireCarriedByTheObject) {
+  Db db(0);
+  Object* o = Object::create_string("a", "v");
+  o->set_expire_field(g_clock.now_ms + 1000);
+  Db::Slot s = db.find_for_write(KeyRef::of("a"));
+  db.insert(s, o);
+  EXPECT_EQ(db.expires_count(), 1u);
+  // overwrite without keep_ttl: the new object's own (absent) TTL wins
+  Db::Slot s2 = db.find_for_write(KeyRef::of("a"));
+  db.overwrite(s2, Object::create_string("a", "w"));
+  EXPECT_EQ(db.expires_count(), 0u);
+  EXPECT_FALSE(db.peek(KeyRef::of("a"))->has_expire());
+  // overwrite with keep_ttl keeps the old state, absent included
+  Object* n = Object::create_string("a", "x");
+  n->set_expire_field(g_clock.now_ms + 5);
+  Db::Slot s3 = db.find_for_write(KeyRef::of("a"));
+  db.overwrite(s3, n, /*keep_ttl=*/true);
+  EXPECT_EQ(db.expires_count(), 0u);
+  EXPECT_FALSE(db.peek(KeyRef::of("a"))->has_expire());
+  EXPECT_TRUE(db.keysizes_consistent(nullptr));
+}
+
+TEST_F(DbTest, RandomKeyWithOnlyExpiredKeys) {
+  Db db(0);
+  for (int i = 0; i < 50; i++) {
+    const std::string k = "e" + std::to_string(i);
+    Db::Slot s = db.find_for_write(KeyRef::of(k));
+    db.set_string(s, "v");
+    db.set_expire(s, g_clock.now_ms + 1);
+  }
+  g_clock.now_ms += 2;
+  Object* o = db.random_key();
+  // Every retry deletes an expired key; with 50 keys and 100 tries the db ends up empty.
+  EXPECT_EQ(o, nullptr);
+  EXPECT_EQ(db.size(), 0u);
+  EXPECT_TRUE(db.keysizes_consistent(nullptr));
+}
+
+TEST_F(DbTest, ScanReportsEveryKeyAcrossGrowth) {
+  Db db(0);
+  std::set<std::string> stable;
+  for (int i = 0; i < 300; i++) {
+    const std::string k = "s" + std::to_string(i);
+    stable.insert(k);
+    Db::Slot s = db.find_for_write(KeyRef::of(k));
+    db.set_string(s, "v");
+  }
+  std::set<std::string> seen;
+  uint64_t cursor = 0;
+  int added = 0;
+  do {
+    cursor = db.scan(cursor, [&](Object* o) { seen.insert(std::string(o->key())); });
+    for (int j = 0; j < 20 && added < 5000; j++, added++) {
+      const std::string k = "n" + std::to_string(added);
+      Db::Slot s = db.find_for_write(KeyRef::of(k));
+      db.set_string(s, "v");
+    }
+  } while (cursor != 0);
+  for (const std::string& k : stable) EXPECT_TRUE(seen.count(k)) << k;
+}
+
+}  // namespace
+}  // namespace keel
