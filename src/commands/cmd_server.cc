@@ -1,7 +1,743 @@
-// server commands (placeholder until the family lands).
+// Server commands: DEBUG, INFO, DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, TIME, LASTSAVE, SHUTDOWN,
+// MONITOR, SLOWLOG and COMMAND (introspection of the command table). Connection-scoped
+// commands (CLIENT, HELLO, AUTH ...) live in cmd_connection.cc; CONFIG in cmd_config.cc.
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "base/glob.h"
+#include "base/numbers.h"
+#include "base/time.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
+#include "commands/server_api.h"
+#include "commands/slowlog.h"
+#include "keyspace/keyspace.h"
 
 namespace keel {
-std::span<CommandSpec> server_commands() { return {}; }
+
+// Writes a HELP reply: "<NAME> <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", the
+// lines, then the closing "HELP" / "    Prints this help." pair Redis appends to every help.
+void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines) {
+  cx.reply().array(lines.size() + 3);
+  char head[128];
+  snprintf(head, sizeof(head), "%s <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", upper_name);
+  cx.reply().simple(head);
+  for (const char* l : lines) cx.reply().simple(l);
+  cx.reply().simple("HELP");
+  cx.reply().simple("    Prints this help.");
+}
+
+namespace {
+
+// ---- DEBUG ------------------------------------------------------------------------------------
+
+constexpr std::string_view kErrDebugNotAllowed =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
+    "can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
+
+void debug_unknown(CommandContext& cx) {
+  cx.reply().error_fmt(
+      "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
+      std::string(cx.arg(1)).c_str());
+}
+
+// Redis parses DEBUG POPULATE counts with getPositiveLongFromObjectOrReply: any non-number or
+// negative value gets the same "must be positive" error.
+bool positive_arg(CommandContext& cx, size_t i, int64_t* out) {
+  if (!parse_int64(cx.arg(i), out) || *out < 0) {
+    cx.reply().error(kErrPositive);
+    return false;
+  }
+  return true;
+}
+
+// DEBUG POPULATE count [prefix] [size]: creates prefix:N = "value:N" (zero-padded or cut to
+// size when size > 0) for N in [0, count), leaving existing keys alone.
+void debug_populate(CommandContext& cx) {
+  int64_t count, size = 0;
+  if (!positive_arg(cx, 2, &count)) return;
+  if (cx.argc() == 5 && !positive_arg(cx, 4, &size)) return;
+  const std::string_view prefix = cx.argc() >= 4 ? cx.arg(3) : std::string_view("key");
+  std::string key(prefix), val;
+  key += ':';
+  const size_t base = key.size();
+  Db& db = cx.db();
+  for (int64_t i = 0; i < count; i++) {
+    char num[kInt64BufSize];
+    const size_t n = format_int64(i, num);
+    key.resize(base);
+    key.append(num, n);
+    Db::Slot slot = db.find_for_write(KeyRef::of(key));
+    if (slot) continue;
+    val.assign("value:");
+    val.append(num, n);
+    if (size > 0) val.resize(static_cast<size_t>(size), '\0');
+    db.set_string(slot, val);
+  }
+  cx.reply().ok();
+}
+
+// Rough RDB size of a value for DEBUG OBJECT's serializedlength (exact only for strings).
+size_t serialized_length(const Object* o) {
+  if (o->type() == Type::kString) {
+    if (o->is_int()) {
+      int64_t v = o->int_value();
+      if (v >= -128 && v <= 127) return 2;
+      if (v >= -32768 && v <= 32767) return 3;
+      if (v >= INT32_MIN && v <= INT32_MAX) return 5;
+    }
+    size_t len = o->string_length();
+    size_t hdr = len < 64 ? 1 : len < 16384 ? 2 : len <= UINT32_MAX ? 5 : 9;
+    return hdr + len;
+  }
+  return static_cast<size_t>(object_length(o)) * 8 + 1;
+}
+
+void debug_object(CommandContext& cx) {
+  const Object* o = cx.db().peek(cx.key(2));
+  if (!o) return cx.reply().error(kErrNoSuchKey);
+  const uint32_t idle = g_clock.lru_clock >= o->lru() ? g_clock.lru_clock - o->lru() : 0;
+  char buf[256];
+  snprintf(buf, sizeof(buf),
+           "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:%u lru_seconds_idle:%u",
+           static_cast<const void*>(o), encoding_name(o->encoding()), serialized_length(o),
+           o->lru() & 0xFFFFFF, idle);
+  cx.reply().simple(buf);
+}
+
+void debug_keysizes_check(CommandContext& cx) {
+  std::string all;
+  for (int i = 0; i < keyspace().count(); i++) {
+    std::string diff;
+    if (!keyspace().db(i).keysizes_consistent(&diff)) {
+      all += "db" + std::to_string(i) + " " + diff + " ";
+    }
+  }
+  if (all.empty()) return cx.reply().ok();
+  cx.reply().error("ERR KEYSIZES histogram mismatch: " + all);
+}
+
+// DEBUG PROTOCOL <type>: one sample reply of each RESP type, for client and framework tests.
+void debug_protocol(CommandContext& cx) {
+  ReplyWriter& w = cx.reply();
+  const bool resp3 = w.resp() == 3;
+  const std::string_view t = cx.arg(2);
+  if (equals_nocase(t, "string")) return w.bulk("Hello World");
+  if (equals_nocase(t, "integer")) return w.integer(12345);
+  if (equals_nocase(t, "double")) return w.dbl(3.141);
+  if (equals_nocase(t, "bignum")) {
+    constexpr std::string_view kBig = "1234567999999999999999999999999999999";
+    if (!resp3) return w.bulk(kBig);
+    w.raw("(");
+    w.raw(kBig);
+    return w.raw("\r\n");
+  }
+  if (equals_nocase(t, "null")) return w.null();
+  if (equals_nocase(t, "array") || equals_nocase(t, "set")) {
+    if (equals_nocase(t, "set")) {
+      w.set(3);
+    } else {
+      w.array(3);
+    }
+    for (int j = 0; j < 3; j++) w.integer(j);
+    return;
+  }
+  if (equals_nocase(t, "map")) {
+    w.map(3);
+    for (int j = 0; j < 3; j++) {
+      w.integer(j);
+      w.boolean(j == 1);
+    }
+    return;
+  }
+  if (equals_nocase(t, "attrib")) {
+    if (resp3) {
+      w.raw("|1\r\n");
+      w.bulk("key-popularity");
+      w.array(2);
+      w.bulk("key:123");
+      w.integer(90);
+    }
+    return w.bulk("Some real reply following the attribute");
+  }
+  if (equals_nocase(t, "push")) {
+    if (!resp3) return w.error("ERR RESP2 is not supported by this command");
+    w.push(2);
+    w.bulk("server-cpu-usage");
+    w.integer(42);
+    return w.bulk("Some real reply following the push reply");
+  }
+  if (equals_nocase(t, "verbatim")) return w.verbatim("This is a verbatim\nstring");
+  if (equals_nocase(t, "true")) return w.boolean(true);
+  if (equals_nocase(t, "false")) return w.boolean(false);
+  w.error(
+      "ERR Wrong protocol type name. Please use one of the following: "
+      "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
+}
+
+// 0|1 arguments are read as Redis's atoi: anything non-numeric is 0.
+bool flag_arg(std::string_view s) {
+  int64_t v;
+  return parse_int64(s, &v) && v != 0;
+}
+
+// DEBUG subcommand [args...]: testing hooks. Refused unless enable-debug-command allows it.
+void cmd_debug(CommandContext& cx) {
+  if (!cx.server().debug_command_allowed(cx.session())) {
+    return cx.reply().error(kErrDebugNotAllowed);
+  }
+  const size_t argc = cx.argc();
+  if (cx.is_arg(1, "help") && argc == 2) {
+    return reply_help(
+        cx, "DEBUG",
+        {"KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
+         "KEYSIZES-HIST-ASSERT <0|1>",
+         "    When 1, check the KEYSIZES histograms after every command and abort on a mismatch.",
+         "OBJECT <key>", "    Show low level info about `key` and associated value.",
+         "POPULATE <count> [<prefix>] [<size>]",
+         "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+         "    it is used instead of the 'key' prefix. Existing keys are left untouched.",
+         "PROTOCOL <type>",
+         "    Reply with a test value of the specified type. <type> can be: string,",
+         "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
+         "    true, false.",
+         "RELOAD [option ...]", "    Save the RDB on disk and reload it (not available yet).",
+         "SET-ACTIVE-EXPIRE <0|1>",
+         "    Setting it to 0 disables expiring keys in background when they are not",
+         "    accessed. Setting it to 1 reenables back the default.",
+         "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed."});
+  }
+  if (cx.is_arg(1, "keysizes-check") && argc == 2) return debug_keysizes_check(cx);
+  if (cx.is_arg(1, "keysizes-hist-assert") && argc == 3) {
+    command_options().keysizes_hist_assert = flag_arg(cx.arg(2));
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "set-active-expire") && argc == 3) {
+    g_clock.active_expire_enabled = flag_arg(cx.arg(2));
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "sleep") && argc == 3) {
+    // Redis reads the delay with strtod and no validation: garbage sleeps 0 seconds.
+    double secs = strtod(std::string(cx.arg(2)).c_str(), nullptr);
+    if (secs > 0 && std::isfinite(secs)) {
+      const int64_t us = static_cast<int64_t>(secs * 1e6);
+      timespec ts{static_cast<time_t>(us / 1000000), static_cast<long>((us % 1000000) * 1000)};
+      while (nanosleep(&ts, &ts) != 0) {
+      }
+    }
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
+  if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
+  if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);
+  if (cx.is_arg(1, "reload")) {
+    for (size_t i = 2; i < argc; i++) {
+      if (!cx.is_arg(i, "merge") && !cx.is_arg(i, "noflush") && !cx.is_arg(i, "nosave")) {
+        return cx.reply().error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+      }
+    }
+    return cx.reply().error("ERR DEBUG RELOAD is not supported yet: Keel has no RDB persistence");
+  }
+  debug_unknown(cx);
+}
+
+// ---- INFO, keyspace-wide commands -------------------------------------------------------------
+
+// INFO [section [section ...]] -> bulk text (verbatim string in RESP3).
+void cmd_info(CommandContext& cx) {
+  cx.reply().verbatim(cx.server().info(cx.args().subspan(1)));
+}
+
+void cmd_dbsize(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(cx.db().size())); }
+
+// FLUSHDB/FLUSHALL take at most one of ASYNC / SYNC; both flush synchronously here.
+bool flush_mode_ok(CommandContext& cx) {
+  if (cx.argc() == 1) return true;
+  if (cx.argc() == 2 && (cx.is_arg(1, "sync") || cx.is_arg(1, "async"))) return true;
+  cx.reply().error(kErrSyntax);
+  return false;
+}
+
+void cmd_flushdb(CommandContext& cx) {
+  if (!flush_mode_ok(cx)) return;
+  cx.db().flush();
+  cx.reply().ok();
+}
+
+void cmd_flushall(CommandContext& cx) {
+  if (!flush_mode_ok(cx)) return;
+  keyspace().flush_all();
+  cx.reply().ok();
+}
+
+// SWAPDB index1 index2
+void cmd_swapdb(CommandContext& cx) {
+  int64_t a, b;
+  if (!parse_int64(cx.arg(1), &a)) return cx.reply().error("ERR invalid first DB index");
+  if (!parse_int64(cx.arg(2), &b)) return cx.reply().error("ERR invalid second DB index");
+  const int64_t n = keyspace().count();
+  if (a < 0 || a >= n || b < 0 || b >= n) return cx.reply().error(kErrDbIndex);
+  if (a != b) keyspace().swap(static_cast<int>(a), static_cast<int>(b));
+  cx.reply().ok();
+}
+
+// TIME -> [unix seconds, microseconds] as bulk strings.
+void cmd_time(CommandContext& cx) {
+  const int64_t us = ustime();
+  cx.reply().array(2);
+  cx.reply().bulk_int(us / 1000000);
+  cx.reply().bulk_int(us % 1000000);
+}
+
+void cmd_lastsave(CommandContext& cx) { cx.reply().integer(cx.server().lastsave()); }
+
+// SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. On success the server exits without replying.
+void cmd_shutdown(CommandContext& cx) {
+  bool nosave = false, save = false, now = false, force = false, abort = false;
+  for (size_t i = 1; i < cx.argc(); i++) {
+    if (cx.is_arg(i, "nosave")) {
+      nosave = true;
+    } else if (cx.is_arg(i, "save")) {
+      save = true;
+    } else if (cx.is_arg(i, "now")) {
+      now = true;
+    } else if (cx.is_arg(i, "force")) {
+      force = true;
+    } else if (cx.is_arg(i, "abort")) {
+      abort = true;
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+  }
+  if ((save && nosave) || (abort && cx.argc() > 2)) return cx.reply().error(kErrSyntax);
+  std::string err = cx.server().shutdown(nosave, save, now, force, abort);
+  if (!err.empty()) return cx.reply().error(err);
+}
+
+// MONITOR: +OK, then every command the server runs, one line each.
+void cmd_monitor(CommandContext& cx) {
+  if (cx.session().flags & Session::kMonitor) return;  // already monitoring: Redis is silent
+  cx.server().add_monitor(cx.session());
+  cx.reply().ok();
+}
+
+// ---- SLOWLOG ----------------------------------------------------------------------------------
+
+// SLOWLOG GET [count]: newest first; count -1 = all, default 10.
+void cmd_slowlog_get(CommandContext& cx) {
+  int64_t count = 10;
+  if (cx.argc() > 3) return cx.reply_arity_error();
+  if (cx.argc() == 3 && (!parse_int64(cx.arg(2), &count) || count < -1)) {
+    return cx.reply().error("ERR count should be greater than or equal to -1");
+  }
+  const auto& entries = slowlog().entries();
+  size_t n = entries.size();
+  if (count >= 0 && static_cast<uint64_t>(count) < n) n = static_cast<size_t>(count);
+  ReplyWriter& w = cx.reply();
+  w.array(n);
+  for (size_t i = 0; i < n; i++) {
+    const SlowlogEntry& e = entries[i];
+    w.array(6);
+    w.integer(static_cast<int64_t>(e.id));
+    w.integer(e.time_sec);
+    w.integer(e.duration_us);
+    w.array(e.args.size());
+    for (const std::string& a : e.args) w.bulk(a);
+    w.bulk(e.addr);
+    w.bulk(e.name);
+  }
+}
+
+void cmd_slowlog_len(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(slowlog().entries().size())); }
+
+void cmd_slowlog_reset(CommandContext& cx) {
+  slowlog().reset();
+  cx.reply().ok();
+}
+
+void cmd_slowlog_help(CommandContext& cx) {
+  reply_help(cx, "SLOWLOG",
+             {"GET [<count>]",
+              "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+              "    Entries are made of:",
+              "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+              "    client name", "LEN", "    Return the length of the slowlog.", "RESET",
+              "    Reset the slowlog."});
+}
+
+// ---- COMMAND ----------------------------------------------------------------------------------
+
+struct FlagName {
+  uint32_t bit;
+  const char* name;
+};
+constexpr FlagName kFlagNames[] = {
+    {kWrite, "write"},        {kReadOnly, "readonly"},     {kDenyOom, "denyoom"},
+    {kAdmin, "admin"},        {kPubSubCmd, "pubsub"},      {kNoScript, "noscript"},
+    {kBlocking, "blocking"},  {kLoading, "loading"},       {kStale, "stale"},
+    {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
+    {kNoAuth, "no_auth"},     {kMayReplicate, "may_replicate"}, {kNoMulti, "no_multi"},
+    {kMovableKeys, "movablekeys"}, {kAllowBusy, "allow_busy"},
+    {kNoMandatoryKeys, "no_mandatory_keys"},
+};
+
+std::vector<const char*> flag_names(const CommandSpec& c) {
+  std::vector<const char*> out;
+  for (const FlagName& f : kFlagNames) {
+    if (c.flags & f.bit) out.push_back(f.name);
+  }
+  return out;
+}
+
+// ACL categories in Redis's listing order; the implicit ones come from the command flags.
+std::vector<const char*> acl_categories(const CommandSpec& c) {
+  const uint32_t f = c.flags, a = c.acl;
+  std::vector<const char*> out;
+  auto add = [&](bool on, const char* name) {
+    if (on) out.push_back(name);
+  };
+  add(a & kAclKeyspace, "@keyspace");
+  add(f & kReadOnly, "@read");
+  add(f & kWrite, "@write");
+  add(a & kAclSet, "@set");
+  add(a & kAclSortedSet, "@sortedset");
+  add(a & kAclList, "@list");
+  add(a & kAclHash, "@hash");
+  add(a & kAclString, "@string");
+  add(a & kAclBitmap, "@bitmap");
+  add(a & kAclHyperLogLog, "@hyperloglog");
+  add(a & kAclGeo, "@geo");
+  add(a & kAclStream, "@stream");
+  add(f & kPubSubCmd, "@pubsub");
+  add((f & kAdmin) || (a & kAclAdmin), "@admin");
+  add(f & kFast, "@fast");
+  add(!(f & kFast), "@slow");
+  add(f & kBlocking, "@blocking");
+  add((f & kAdmin) || (a & kAclDangerous), "@dangerous");
+  add(a & kAclConnection, "@connection");
+  add(a & kAclTransaction, "@transaction");
+  add(a & kAclScripting, "@scripting");
+  return out;
+}
+
+bool has_acl_category(const CommandSpec& c, std::string_view cat) {
+  for (const char* n : acl_categories(c)) {
+    if (equals_nocase(cat, n + 1)) return true;
+  }
+  return false;
+}
+
+// The key-spec flags Keel can state from the row alone.
+const char* key_spec_flag(const CommandSpec& c) {
+  if (c.flags & kWrite) return "RW";
+  return "RO";
+}
+
+void reply_command_info(ReplyWriter& w, const CommandSpec& c) {
+  w.array(10);
+  w.bulk(c.full_name);
+  w.integer(c.arity);
+  std::vector<const char*> flags = flag_names(c);
+  w.set(flags.size());
+  for (const char* f : flags) w.simple(f);
+  w.integer(c.first_key);
+  w.integer(c.last_key);
+  w.integer(c.step);
+  std::vector<const char*> cats = acl_categories(c);
+  w.set(cats.size());
+  for (const char* a : cats) w.simple(a);
+  w.set(0);  // tips
+  if (c.first_key > 0) {
+    // One range key spec: begin at the first key, then last/step relative to it.
+    w.array(1);
+    w.map(3);
+    w.bulk("flags");
+    w.set(1);
+    w.simple(key_spec_flag(c));
+    w.bulk("begin_search");
+    w.map(2);
+    w.bulk("type");
+    w.bulk("index");
+    w.bulk("spec");
+    w.map(1);
+    w.bulk("index");
+    w.integer(c.first_key);
+    w.bulk("find_keys");
+    w.map(2);
+    w.bulk("type");
+    w.bulk("range");
+    w.bulk("spec");
+    w.map(3);
+    w.bulk("lastkey");
+    w.integer(c.last_key < 0 ? c.last_key : c.last_key - c.first_key);
+    w.bulk("keystep");
+    w.integer(c.step);
+    w.bulk("limit");
+    w.integer(0);
+  } else {
+    w.array(0);
+  }
+  w.array(c.subcommands.size());
+  for (const CommandSpec& sub : c.subcommands) reply_command_info(w, sub);
+}
+
+void reply_command_docs(ReplyWriter& w, const CommandSpec& c) {
+  const bool subs = !c.subcommands.empty();
+  w.map(4 + (subs ? 1 : 0));
+  w.bulk("summary");
+  w.bulk(c.summary);
+  w.bulk("since");
+  w.bulk(c.since);
+  w.bulk("group");
+  w.bulk(c.group);
+  w.bulk("complexity");
+  w.bulk(c.complexity);
+  if (subs) {
+    w.bulk("subcommands");
+    w.map(c.subcommands.size());
+    for (const CommandSpec& sub : c.subcommands) {
+      w.bulk(sub.full_name);
+      reply_command_docs(w, sub);
+    }
+  }
+}
+
+// "name" or "container|sub" -> its row.
+const CommandSpec* command_by_full_name(std::string_view name) {
+  const size_t bar = name.find('|');
+  if (bar == std::string_view::npos) return lookup_command(name);
+  const CommandSpec* parent = lookup_command(name.substr(0, bar));
+  if (!parent || parent->subcommands.empty()) return nullptr;
+  return lookup_subcommand(*parent, name.substr(bar + 1));
+}
+
+// COMMAND: every command's info.
+void cmd_command(CommandContext& cx) {
+  if (cx.argc() != 1) return cx.reply_arity_error();
+  const auto& all = all_commands();
+  cx.reply().array(all.size());
+  for (const CommandSpec* c : all) reply_command_info(cx.reply(), *c);
+}
+
+void cmd_command_count(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(all_commands().size())); }
+
+// COMMAND INFO [name ...]: null for unknown names; no names = all commands.
+void cmd_command_info(CommandContext& cx) {
+  if (cx.argc() == 2) {
+    const auto& all = all_commands();
+    cx.reply().array(all.size());
+    for (const CommandSpec* c : all) reply_command_info(cx.reply(), *c);
+    return;
+  }
+  cx.reply().array(cx.argc() - 2);
+  for (size_t i = 2; i < cx.argc(); i++) {
+    const CommandSpec* c = command_by_full_name(cx.arg(i));
+    if (c) {
+      reply_command_info(cx.reply(), *c);
+    } else {
+      cx.reply().null_array();
+    }
+  }
+}
+
+// COMMAND DOCS [name ...]: map name -> docs; unknown names are left out.
+void cmd_command_docs(CommandContext& cx) {
+  ReplyWriter& w = cx.reply();
+  if (cx.argc() == 2) {
+    const auto& all = all_commands();
+    w.map(all.size());
+    for (const CommandSpec* c : all) {
+      w.bulk(c->full_name);
+      reply_command_docs(w, *c);
+    }
+    return;
+  }
+  std::vector<const CommandSpec*> found;
+  for (size_t i = 2; i < cx.argc(); i++) {
+    if (const CommandSpec* c = command_by_full_name(cx.arg(i))) found.push_back(c);
+  }
+  w.map(found.size());
+  for (const CommandSpec* c : found) {
+    w.bulk(c->full_name);
+    reply_command_docs(w, *c);
+  }
+}
+
+// COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern]
+void cmd_command_list(CommandContext& cx) {
+  int mode = 0;  // 0 all, 1 module, 2 aclcat, 3 pattern
+  std::string_view value;
+  if (cx.argc() == 5 && cx.is_arg(2, "filterby")) {
+    value = cx.arg(4);
+    if (cx.is_arg(3, "module")) {
+      mode = 1;
+    } else if (cx.is_arg(3, "aclcat")) {
+      mode = 2;
+    } else if (cx.is_arg(3, "pattern")) {
+      mode = 3;
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+  } else if (cx.argc() != 2) {
+    return cx.reply().error(kErrSyntax);
+  }
+  ReplyWriter& w = cx.reply();
+  const size_t token = w.begin_deferred();
+  size_t n = 0;
+  auto consider = [&](const CommandSpec& c) {
+    bool keep = true;
+    if (mode == 1) keep = false;  // no modules
+    if (mode == 2) keep = has_acl_category(c, value);
+    if (mode == 3) keep = glob_match(value, c.full_name, true);
+    if (keep) {
+      w.bulk(c.full_name);
+      n++;
+    }
+  };
+  for (const CommandSpec* c : all_commands()) {
+    consider(*c);
+    for (const CommandSpec& sub : c->subcommands) consider(sub);
+  }
+  w.end_deferred_array(token, n);
+}
+
+// Key positions for commands whose keys move with a numkeys argument (COMMAND GETKEYS).
+struct NumkeysRule {
+  const char* name;
+  int numkeys_at;  // argument index of numkeys
+  int dest;        // index of a destination key before numkeys, or 0
+};
+constexpr NumkeysRule kNumkeysRules[] = {
+    {"eval", 2, 0},        {"evalsha", 2, 0},     {"eval_ro", 2, 0},     {"evalsha_ro", 2, 0},
+    {"fcall", 2, 0},       {"fcall_ro", 2, 0},    {"zunion", 1, 0},      {"zinter", 1, 0},
+    {"zdiff", 1, 0},       {"zintercard", 1, 0},  {"sintercard", 1, 0},  {"lmpop", 1, 0},
+    {"zmpop", 1, 0},       {"blmpop", 2, 0},      {"bzmpop", 2, 0},      {"zunionstore", 2, 1},
+    {"zinterstore", 2, 1}, {"zdiffstore", 2, 1},
+};
+
+// Fills `keys` with argument indexes; false when the arguments do not fit the command.
+bool command_key_positions(const CommandSpec& c, std::span<const std::string_view> args,
+                           std::vector<size_t>* keys) {
+  const int argc = static_cast<int>(args.size());
+  for (const NumkeysRule& r : kNumkeysRules) {
+    if (strcmp(r.name, c.full_name) != 0) continue;
+    int64_t numkeys;
+    if (r.numkeys_at >= argc || !parse_int64(args[size_t(r.numkeys_at)], &numkeys) || numkeys < 0 ||
+        numkeys > argc - r.numkeys_at - 1) {
+      return false;
+    }
+    if (r.dest) keys->push_back(size_t(r.dest));
+    for (int64_t i = 0; i < numkeys; i++) keys->push_back(size_t(r.numkeys_at + 1 + i));
+    return true;
+  }
+  if (c.first_key <= 0) return true;
+  int last = c.last_key < 0 ? argc + c.last_key : c.last_key;
+  const int step = c.step > 0 ? c.step : 1;
+  if (last >= argc) return false;
+  for (int i = c.first_key; i <= last; i += step) keys->push_back(size_t(i));
+  return true;
+}
+
+// COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...]
+void command_getkeys(CommandContext& cx, bool with_flags) {
+  std::span<const std::string_view> args = cx.args().subspan(2);
+  const CommandSpec* c = resolve_command(args);
+  if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) {
+    return cx.reply().error("ERR Invalid command specified");
+  }
+  const int argc = static_cast<int>(args.size());
+  if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
+    return cx.reply().error("ERR Invalid number of arguments specified for command");
+  }
+  bool movable = false;
+  for (const NumkeysRule& r : kNumkeysRules) movable |= strcmp(r.name, c->full_name) == 0;
+  if (c->first_key <= 0 && !movable && !(c->flags & kMovableKeys)) {
+    return cx.reply().error("ERR The command has no key arguments");
+  }
+  std::vector<size_t> keys;
+  if (!command_key_positions(*c, args, &keys)) {
+    return cx.reply().error("ERR Invalid arguments specified for command");
+  }
+  ReplyWriter& w = cx.reply();
+  w.array(keys.size());
+  for (size_t k : keys) {
+    if (!with_flags) {
+      w.bulk(args[k]);
+      continue;
+    }
+    w.array(2);
+    w.bulk(args[k]);
+    w.set(1);
+    w.simple(key_spec_flag(*c));
+  }
+}
+void cmd_command_getkeys(CommandContext& cx) { command_getkeys(cx, false); }
+void cmd_command_getkeysandflags(CommandContext& cx) { command_getkeys(cx, true); }
+
+void cmd_command_help(CommandContext& cx) {
+  reply_help(cx, "COMMAND",
+             {"(no subcommand)", "    Return details about all Redis commands.", "COUNT",
+              "    Return the total number of commands in this Redis server.", "LIST",
+              "    Return a list of all commands in this Redis server.",
+              "INFO [<command-name> ...]",
+              "    Return details about multiple Redis commands.",
+              "    If no command names are given, documentation details for all",
+              "    commands are returned.",
+              "DOCS [<command-name> ...]",
+              "    Return documentation details about multiple Redis commands.",
+              "    If no command names are given, documentation details for all",
+              "    commands are returned.",
+              "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
+              "GETKEYSANDFLAGS <full-command>",
+              "    Return the keys and the access flags from a full Redis command."});
+}
+
+constexpr uint32_t kIntro = kLoading | kStale;
+constexpr uint32_t kSlowAdmin = kAdmin | kLoading | kStale;
+
+CommandSpec kCommandSubcommands[] = {
+    {"count", cmd_command_count, 2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns a count of commands.", "2.8.13", "O(1)"},
+    {"info", cmd_command_info, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns information about one, multiple or all commands.", "2.8.13", "O(N) where N is the number of commands to look up"},
+    {"docs", cmd_command_docs, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns documentary information about one, multiple or all commands.", "7.0.0", "O(N) where N is the number of commands to look up"},
+    {"list", cmd_command_list, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns a list of command names.", "7.0.0", "O(N) where N is the total number of Redis commands"},
+    {"getkeys", cmd_command_getkeys, -4, kIntro, 0, 0, 0, kAclConnection, "server", "Extracts the key names from an arbitrary command.", "2.8.13", "O(N) where N is the number of arguments to the command"},
+    {"getkeysandflags", cmd_command_getkeysandflags, -4, kIntro, 0, 0, 0, kAclConnection, "server", "Extracts the key names and access flags for an arbitrary command.", "7.0.0", "O(N) where N is the number of arguments to the command"},
+    {"help", cmd_command_help, 2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+};
+
+CommandSpec kSlowlogSubcommands[] = {
+    {"get", cmd_slowlog_get, -2, kSlowAdmin, 0, 0, 0, 0, "server", "Returns the slow log's entries.", "2.2.12", "O(N) where N is the number of entries returned"},
+    {"len", cmd_slowlog_len, 2, kSlowAdmin, 0, 0, 0, 0, "server", "Returns the number of entries in the slow log.", "2.2.12", "O(1)"},
+    {"reset", cmd_slowlog_reset, 2, kSlowAdmin, 0, 0, 0, 0, "server", "Clears all entries from the slow log.", "2.2.12", "O(N) where N is the number of entries in the slowlog"},
+    {"help", cmd_slowlog_help, 2, kIntro, 0, 0, 0, 0, "server", "Show helpful text about the different subcommands", "6.2.0", "O(1)"},
+};
+
+CommandSpec kServerCommands[] = {
+    {"debug", cmd_debug, -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "A container for debugging commands.", "1.0.0", "Depends on subcommand."},
+    {"info", cmd_info, -1, kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "Returns information and statistics about the server.", "1.0.0", "O(1)"},
+    {"dbsize", cmd_dbsize, 1, kReadOnly | kFast, 0, 0, 0, kAclKeyspace, "server", "Returns the number of keys in the database.", "1.0.0", "O(1)"},
+    {"flushdb", cmd_flushdb, -1, kWrite, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Removes all keys from the current database.", "1.0.0", "O(N) where N is the number of keys in the selected database"},
+    {"flushall", cmd_flushall, -1, kWrite, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Removes all keys from all databases.", "1.0.0", "O(N) where N is the total number of keys in all databases"},
+    {"swapdb", cmd_swapdb, 3, kWrite | kFast, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Swaps two Redis databases.", "4.0.0", "O(N) where N is the count of clients watching or blocking on keys from both databases."},
+    {"time", cmd_time, 1, kLoading | kStale | kFast, 0, 0, 0, 0, "server", "Returns the server time.", "2.6.0", "O(1)"},
+    {"lastsave", cmd_lastsave, 1, kLoading | kStale | kFast, 0, 0, 0, kAclDangerous | kAclAdmin, "server", "Returns the Unix timestamp of the last successful save to disk.", "1.0.0", "O(1)"},
+    {"shutdown", cmd_shutdown, -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti | kAllowBusy, 0, 0, 0, 0, "server", "Synchronously saves the database(s) to disk and shuts down the Redis server.", "1.0.0", "O(N) when saving, where N is the total number of keys in all databases when saving data, otherwise O(1)"},
+    {"monitor", cmd_monitor, 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, 0, "server", "Listens for all requests received by the server in real-time.", "1.0.0", ""},
+    {"slowlog", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for slow log commands.", "2.2.12", "Depends on subcommand.", kSlowlogSubcommands},
+    {"command", cmd_command, -1, kLoading | kStale, 0, 0, 0, kAclConnection, "server", "Returns detailed information about all commands.", "2.8.13", "O(N) where N is the total number of Redis commands", kCommandSubcommands},
+};
+
+}  // namespace
+
+std::span<CommandSpec> server_commands() { return kServerCommands; }
+
 }  // namespace keel

@@ -10,8 +10,10 @@
 
 #include "base/memory.h"
 #include "base/time.h"
+#include "base/util_random.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -31,14 +33,64 @@ void line(std::string& out, const char* fmt, ...) {
   out += "\r\n";
 }
 
-bool wanted(std::span<const std::string_view> sections, std::string_view name, bool in_default) {
-  if (sections.empty()) return in_default;
-  for (std::string_view s : sections) {
-    if (equals_nocase(s, name) || equals_nocase(s, "everything")) return true;
-    if (equals_nocase(s, "all") && name != "modules") return true;
-    if (equals_nocase(s, "default") && in_default) return true;
+// The sections INFO prints with no argument (and for "default").
+constexpr std::string_view kDefaultSections[] = {"server", "clients", "memory", "persistence",
+                                                 "stats", "replication", "cpu", "module_list",
+                                                 "errorstats", "cluster", "keyspace", "keysizes"};
+
+bool is_default(std::string_view name) {
+  for (std::string_view d : kDefaultSections) {
+    if (d == name) return true;
   }
   return false;
+}
+
+// Section selection as Redis does it: names are case-insensitive; "all" is every section but
+// module-generated ones, "everything" is all of them, "default" the default list.
+bool wanted(std::span<const std::string_view> sections, std::string_view name) {
+  if (sections.empty()) return is_default(name);
+  for (std::string_view s : sections) {
+    if (equals_nocase(s, name) || equals_nocase(s, "everything") || equals_nocase(s, "all")) return true;
+    if (equals_nocase(s, "default") && is_default(name)) return true;
+    if (name == "module_list" && equals_nocase(s, "modules")) return true;
+  }
+  return false;
+}
+
+// Redis's bytesToHuman: "123B", "1.50K", "2.00M" ...
+std::string human_bytes(uint64_t n) {
+  char buf[64];
+  const double d = static_cast<double>(n);
+  if (n < 1024) {
+    snprintf(buf, sizeof(buf), "%lluB", static_cast<unsigned long long>(n));
+  } else if (n < (1ull << 20)) {
+    snprintf(buf, sizeof(buf), "%.2fK", d / 1024);
+  } else if (n < (1ull << 30)) {
+    snprintf(buf, sizeof(buf), "%.2fM", d / (1 << 20));
+  } else if (n < (1ull << 40)) {
+    snprintf(buf, sizeof(buf), "%.2fG", d / (1ull << 30));
+  } else if (n < (1ull << 50)) {
+    snprintf(buf, sizeof(buf), "%.2fT", d / (1ull << 40));
+  } else {
+    snprintf(buf, sizeof(buf), "%.2fP", d / (1ull << 50));
+  }
+  return buf;
+}
+
+// 40 hex characters chosen at start-up (INFO run_id, master_replid).
+const std::string& run_id() {
+  static const std::string id = [] {
+    std::string s;
+    const char* hex = "0123456789abcdef";
+    for (int i = 0; i < 40; i++) s += hex[random_u64() & 15];
+    return s;
+  }();
+  return id;
+}
+
+uint64_t total_system_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
 }  // namespace
@@ -51,110 +103,201 @@ std::string Server::info(std::span<const std::string_view> sections) {
     out += title;
     out += "\r\n";
   };
+  using ull = unsigned long long;
+  using ll = long long;
   const int64_t now = mstime();
-  if (wanted(sections, "server", true)) {
+  const ServerOptions& o = server_options();
+  if (wanted(sections, "server")) {
     section("Server");
     utsname u;
     uname(&u);
     line(out, "redis_version:%s", kRedisCompatVersion);
+    line(out, "redis_git_sha1:00000000");
+    line(out, "redis_git_dirty:0");
+    line(out, "redis_build_id:0");
     line(out, "keel_version:%s", kKeelVersion);
     line(out, "redis_mode:standalone");
     line(out, "os:%s %s %s", u.sysname, u.release, u.machine);
     line(out, "arch_bits:64");
+    line(out, "monotonic_clock:POSIX clock_gettime");
     line(out, "multiplexing_api:libuv");
+    line(out, "atomicvar_api:c11-builtin");
+    line(out, "gcc_version:%d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
     line(out, "process_id:%d", int(getpid()));
-    line(out, "tcp_port:%d", server_options().port);
-    line(out, "server_time_usec:%lld", static_cast<long long>(ustime()));
-    line(out, "uptime_in_seconds:%lld", static_cast<long long>((now - stats_.start_time_ms) / 1000));
-    line(out, "uptime_in_days:%lld", static_cast<long long>((now - stats_.start_time_ms) / 86400000));
-    line(out, "hz:%lld", static_cast<long long>(server_options().hz));
-    line(out, "configured_hz:%lld", static_cast<long long>(server_options().hz));
+    line(out, "process_supervised:no");
+    line(out, "run_id:%s", run_id().c_str());
+    line(out, "tcp_port:%d", o.port);
+    line(out, "server_time_usec:%lld", ll(ustime()));
+    line(out, "uptime_in_seconds:%lld", ll((now - stats_.start_time_ms) / 1000));
+    line(out, "uptime_in_days:%lld", ll((now - stats_.start_time_ms) / 86400000));
+    line(out, "hz:%lld", ll(o.hz));
+    line(out, "configured_hz:%lld", ll(o.hz));
+    line(out, "lru_clock:%u", g_clock.lru_clock & ((1u << 24) - 1));
     line(out, "executable:%s", executable_path().c_str());
     line(out, "config_file:%s", config().file().c_str());
+    line(out, "io_threads_active:0");
+    line(out, "listener0:name=tcp,bind=%s,port=%d", o.bind.empty() ? "*" : o.bind[0].c_str(), o.port);
   }
-  if (wanted(sections, "clients", true)) {
+  if (wanted(sections, "clients")) {
     section("Clients");
+    size_t max_in = 0, max_out = 0, pubsub = 0;
+    for (auto& [id, c] : clients_) {
+      max_in = std::max(max_in, c->query.capacity());
+      max_out = std::max(max_out, c->out.size() + c->inflight.size());
+      if (c->session.flags & Session::kPubSub) pubsub++;
+    }
     line(out, "connected_clients:%zu", clients_.size());
-    line(out, "maxclients:%lld", static_cast<long long>(server_options().maxclients));
+    line(out, "cluster_connections:0");
+    line(out, "maxclients:%lld", ll(o.maxclients));
+    line(out, "client_recent_max_input_buffer:%zu", max_in);
+    line(out, "client_recent_max_output_buffer:%zu", max_out);
     line(out, "blocked_clients:0");
+    line(out, "tracking_clients:0");
+    line(out, "pubsub_clients:%zu", pubsub);
+    line(out, "watching_clients:0");
+    line(out, "clients_in_timeout_table:0");
+    line(out, "total_watched_keys:0");
+    line(out, "total_blocking_keys:0");
+    line(out, "total_blocking_keys_on_nokey:0");
   }
-  if (wanted(sections, "memory", true)) {
+  if (wanted(sections, "memory")) {
     section("Memory");
-    size_t used = used_memory(), rss = rss_memory();
+    const size_t used = used_memory(), rss = rss_memory();
+    static size_t peak = 0;
+    peak = std::max(peak, used);
+    const uint64_t sysmem = total_system_memory();
+    const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
     line(out, "used_memory:%zu", used);
+    line(out, "used_memory_human:%s", human_bytes(used).c_str());
     line(out, "used_memory_rss:%zu", rss);
-    line(out, "maxmemory:%lld", static_cast<long long>(server_options().maxmemory));
+    line(out, "used_memory_rss_human:%s", human_bytes(rss).c_str());
+    line(out, "used_memory_peak:%zu", peak);
+    line(out, "used_memory_peak_human:%s", human_bytes(peak).c_str());
+    line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
+    line(out, "total_system_memory:%llu", ull(sysmem));
+    line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
+    line(out, "maxmemory:%llu", ull(maxmem));
+    line(out, "maxmemory_human:%s", human_bytes(maxmem).c_str());
+    line(out, "maxmemory_policy:%s", o.maxmemory_policy.c_str());
     line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
+    line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
     line(out, "mem_allocator:%s", allocator_name());
+    line(out, "active_defrag_running:0");
+    line(out, "lazyfree_pending_objects:0");
+    line(out, "lazyfreed_objects:0");
   }
-  if (wanted(sections, "persistence", true)) {
+  if (wanted(sections, "persistence")) {
     section("Persistence");
-    line(out, "loading:0");
-    line(out, "rdb_changes_since_last_save:%llu", static_cast<unsigned long long>(keyspace_stats().dirty));
+    line(out, "loading:%d", g_clock.loading ? 1 : 0);
+    line(out, "async_loading:0");
+    line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
     line(out, "rdb_bgsave_in_progress:0");
-    line(out, "rdb_last_save_time:%lld", static_cast<long long>(lastsave_));
+    line(out, "rdb_last_save_time:%lld", ll(lastsave_));
+    line(out, "rdb_last_bgsave_status:ok");
+    line(out, "rdb_last_bgsave_time_sec:-1");
+    line(out, "rdb_current_bgsave_time_sec:-1");
+    line(out, "rdb_saves:0");
     line(out, "aof_enabled:0");
+    line(out, "aof_rewrite_in_progress:0");
+    line(out, "aof_rewrite_scheduled:0");
+    line(out, "aof_last_rewrite_time_sec:-1");
+    line(out, "aof_current_rewrite_time_sec:-1");
+    line(out, "aof_last_bgrewrite_status:ok");
+    line(out, "aof_rewrites:0");
+    line(out, "aof_last_write_status:ok");
   }
-  if (wanted(sections, "stats", true)) {
+  if (wanted(sections, "stats")) {
     section("Stats");
     const KeyspaceStats& ks = keyspace_stats();
-    line(out, "total_connections_received:%llu", static_cast<unsigned long long>(stats_.total_connections_received));
-    line(out, "total_commands_processed:%llu", static_cast<unsigned long long>(dispatch_stats().total_commands_processed));
-    line(out, "instantaneous_ops_per_sec:%llu", static_cast<unsigned long long>(stats_.instantaneous_ops()));
-    line(out, "total_net_input_bytes:%llu", static_cast<unsigned long long>(stats_.net_input_bytes));
-    line(out, "total_net_output_bytes:%llu", static_cast<unsigned long long>(stats_.net_output_bytes));
-    line(out, "rejected_connections:%llu", static_cast<unsigned long long>(stats_.rejected_connections));
-    line(out, "expired_keys:%llu", static_cast<unsigned long long>(ks.expired_keys));
-    line(out, "expired_time_cap_reached_count:%llu", static_cast<unsigned long long>(ks.expired_time_cap_reached_count));
-    line(out, "evicted_keys:%llu", static_cast<unsigned long long>(ks.evicted_keys));
-    line(out, "keyspace_hits:%llu", static_cast<unsigned long long>(ks.keyspace_hits));
-    line(out, "keyspace_misses:%llu", static_cast<unsigned long long>(ks.keyspace_misses));
-    line(out, "total_error_replies:%llu", static_cast<unsigned long long>(error_stats().total));
-    line(out, "client_query_buffer_limit_disconnections:%llu", static_cast<unsigned long long>(stats_.client_query_buffer_limit_disconnections));
+    line(out, "total_connections_received:%llu", ull(stats_.total_connections_received));
+    line(out, "total_commands_processed:%llu", ull(dispatch_stats().total_commands_processed));
+    line(out, "instantaneous_ops_per_sec:%llu", ull(stats_.instantaneous_ops()));
+    line(out, "total_net_input_bytes:%llu", ull(stats_.net_input_bytes));
+    line(out, "total_net_output_bytes:%llu", ull(stats_.net_output_bytes));
+    line(out, "total_net_repl_input_bytes:0");
+    line(out, "total_net_repl_output_bytes:0");
+    line(out, "rejected_connections:%llu", ull(stats_.rejected_connections));
+    line(out, "sync_full:0");
+    line(out, "sync_partial_ok:0");
+    line(out, "sync_partial_err:0");
+    line(out, "expired_keys:%llu", ull(ks.expired_keys));
+    line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
+    line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
+    line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
+    line(out, "evicted_clients:0");
+    line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));
+    line(out, "keyspace_misses:%llu", ull(ks.keyspace_misses));
+    line(out, "pubsub_channels:%zu", pubsub_name_count(PubSubKind::kChannel));
+    line(out, "pubsub_patterns:%zu", pubsub_name_count(PubSubKind::kPattern));
+    line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
+    line(out, "latest_fork_usec:0");
+    line(out, "total_forks:0");
+    line(out, "unexpected_error_replies:0");
+    line(out, "total_error_replies:%llu", ull(error_stats().total));
+    line(out, "client_query_buffer_limit_disconnections:%llu", ull(stats_.client_query_buffer_limit_disconnections));
+    line(out, "client_output_buffer_limit_disconnections:%llu", ull(stats_.client_output_buffer_limit_disconnections));
   }
-  if (wanted(sections, "replication", true)) {
+  if (wanted(sections, "replication")) {
     section("Replication");
     line(out, "role:master");
     line(out, "connected_slaves:0");
+    line(out, "master_failover_state:no-failover");
+    line(out, "master_replid:%s", run_id().c_str());
+    line(out, "master_replid2:0000000000000000000000000000000000000000");
+    line(out, "master_repl_offset:0");
+    line(out, "second_repl_offset:-1");
+    line(out, "repl_backlog_active:0");
+    line(out, "repl_backlog_size:1048576");
+    line(out, "repl_backlog_first_byte_offset:0");
+    line(out, "repl_backlog_histlen:0");
   }
-  if (wanted(sections, "cpu", true)) {
+  if (wanted(sections, "cpu")) {
     section("CPU");
-    rusage ru;
+    rusage ru, ch;
     getrusage(RUSAGE_SELF, &ru);
+    getrusage(RUSAGE_CHILDREN, &ch);
     line(out, "used_cpu_sys:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
     line(out, "used_cpu_user:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
+    line(out, "used_cpu_sys_children:%ld.%06ld", long(ch.ru_stime.tv_sec), long(ch.ru_stime.tv_usec));
+    line(out, "used_cpu_user_children:%ld.%06ld", long(ch.ru_utime.tv_sec), long(ch.ru_utime.tv_usec));
+    line(out, "used_cpu_sys_main_thread:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
+    line(out, "used_cpu_user_main_thread:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
   }
-  if (wanted(sections, "commandstats", false)) {
+  if (wanted(sections, "module_list")) section("Modules");
+  if (wanted(sections, "commandstats")) {
     section("Commandstats");
     auto emit = [&](auto& self, const CommandSpec& c) -> void {
       const CommandStats& st = *c.stats;
       if (st.calls || st.rejected_calls || st.failed_calls) {
         line(out, "cmdstat_%s:calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
-             c.full_name, static_cast<unsigned long long>(st.calls), static_cast<unsigned long long>(st.usec),
-             st.calls ? double(st.usec) / double(st.calls) : 0.0,
-             static_cast<unsigned long long>(st.rejected_calls), static_cast<unsigned long long>(st.failed_calls));
+             c.full_name, ull(st.calls), ull(st.usec), st.calls ? double(st.usec) / double(st.calls) : 0.0,
+             ull(st.rejected_calls), ull(st.failed_calls));
       }
       for (const CommandSpec& sub : c.subcommands) self(self, sub);
     };
     for (const CommandSpec* c : all_commands()) emit(emit, *c);
   }
-  if (wanted(sections, "errorstats", true)) {
+  if (wanted(sections, "errorstats")) {
     section("Errorstats");
     const ErrorStats& es = error_stats();
     for (int i = 0; i < es.ncodes; i++) {
-      line(out, "errorstat_%s:count=%llu", es.codes[i].name, static_cast<unsigned long long>(es.codes[i].count));
+      line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
     }
   }
-  if (wanted(sections, "keyspace", true)) {
+  if (wanted(sections, "cluster")) {
+    section("Cluster");
+    line(out, "cluster_enabled:0");
+  }
+  if (wanted(sections, "keyspace")) {
     section("Keyspace");
     for (int i = 0; i < keyspace().count(); i++) {
       Db& db = keyspace().db(i);
       if (db.size() == 0) continue;
-      line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld", i, db.size(), db.expires_count(),
-           static_cast<long long>(db.avg_ttl()));
+      line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld,subexpiry=0", i, db.size(), db.expires_count(),
+           ll(db.avg_ttl()));
     }
   }
-  if (wanted(sections, "keysizes", true)) {
+  if (wanted(sections, "keysizes")) {
     section("Keysizes");
     for (int i = 0; i < keyspace().count(); i++) {
       Db& db = keyspace().db(i);

@@ -1,0 +1,87 @@
+// The hot path allocates nothing: GET/SET/INCR/PING in steady state must not grow jemalloc's
+// per-thread allocation counter. Runs commands in-process through execute_command with a
+// Session and ReplyWriter as a client would, with a stand-in for the server layer.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "base/memory.h"
+#include "commands/command_table.h"
+#include "commands/dispatch.h"
+#include "commands/server_api.h"
+#include "keyspace/keyspace.h"
+
+namespace keel {
+namespace {
+
+class NoServer : public ServerApi {
+ public:
+  std::string info(std::span<const std::string_view>) override { return {}; }
+  std::vector<std::pair<std::string, std::string>> config_get(std::span<const std::string_view>) override { return {}; }
+  std::string config_set(std::span<const std::string_view>) override { return {}; }
+  void config_resetstat() override {}
+  std::string config_rewrite() override { return {}; }
+  std::string client_list(std::span<const uint64_t>, std::string_view) override { return {}; }
+  std::string client_info(const Session&) override { return {}; }
+  int64_t client_kill(const Session&, std::span<const std::string_view>, std::string*) override { return 0; }
+  bool client_exists(uint64_t) override { return false; }
+  void add_monitor(Session&) override {}
+  void feed_monitors(const Session&, std::span<const std::string_view>) override {}
+  bool has_monitors() const override { return false; }
+  std::string shutdown(bool, bool, bool, bool, bool) override { return {}; }
+  int64_t lastsave() const override { return 0; }
+  bool debug_command_allowed(const Session&) const override { return true; }
+};
+
+struct Harness {
+  NoServer api;
+  Session session;
+  Buffer out;
+  ReplyWriter writer{&out, 2};
+  std::vector<uint64_t> hashes;
+  Harness() {
+    if (keyspace().count() == 0) keyspace().init(16);
+    init_command_table();
+    session.db = &keyspace().db(0);
+  }
+  std::string run(std::vector<std::string_view> args) {
+    out.clear();
+    hashes.assign(args.size(), 0);
+    execute_command(session, args, hashes.data(), writer, api);
+    return std::string(out.view());
+  }
+  // Runs args n times and returns the bytes allocated meanwhile on this thread.
+  uint64_t allocated_by(std::vector<std::string_view> args, int n) {
+    uint64_t before = thread_allocated_bytes();
+    for (int i = 0; i < n; i++) {
+      out.clear();
+      hashes.assign(args.size(), 0);
+      execute_command(session, args, hashes.data(), writer, api);
+    }
+    return thread_allocated_bytes() - before;
+  }
+};
+
+TEST(AllocTest, HotCommandsDoNotAllocate) {
+  if (std::string(allocator_name()) != "jemalloc") GTEST_SKIP() << "needs jemalloc counters";
+  Harness h;
+  EXPECT_EQ(h.run({"SET", "k", "some-value-of-30-bytes-long-xx"}), "+OK\r\n");
+  EXPECT_EQ(h.run({"GET", "k"}), "$30\r\nsome-value-of-30-bytes-long-xx\r\n");
+  EXPECT_EQ(h.run({"SET", "n", "10"}), "+OK\r\n");
+  EXPECT_EQ(h.run({"INCR", "n"}), ":11\r\n");
+  EXPECT_EQ(h.run({"PING"}), "+PONG\r\n");
+  // Warm up (first-time growth of buffers), then measure.
+  h.allocated_by({"GET", "k"}, 100);
+  h.allocated_by({"SET", "k", "some-value-of-30-bytes-long-yy"}, 100);
+  h.allocated_by({"INCR", "n"}, 100);
+  h.allocated_by({"PING"}, 100);
+  EXPECT_EQ(h.allocated_by({"GET", "k"}, 10000), 0u);
+  EXPECT_EQ(h.allocated_by({"SET", "k", "some-value-of-30-bytes-long-zz"}, 10000), 0u);
+  EXPECT_EQ(h.allocated_by({"INCR", "n"}, 10000), 0u);
+  EXPECT_EQ(h.allocated_by({"PING"}, 10000), 0u);
+  EXPECT_EQ(h.allocated_by({"GET", "missing"}, 10000), 0u);
+}
+
+}  // namespace
+}  // namespace keel

@@ -1,0 +1,114 @@
+# Keel test framework: helpers for test files.
+
+# wait_for_condition maxtries delayms {condition} ?{else-body}?
+# Evaluates the expression up to maxtries times, sleeping delayms between
+# tries. If it never becomes true, runs else-body in the caller (or fails).
+proc wait_for_condition {maxtries delay cond {elsebody ""}} {
+    for {set i 0} {$i < $maxtries} {incr i} {
+        if {[uplevel 1 [list expr $cond]]} {
+            return
+        }
+        after $delay
+    }
+    if {$elsebody ne ""} {
+        uplevel 1 $elsebody
+    } else {
+        fail "condition not met after $maxtries tries of $delay ms: $cond"
+    }
+}
+
+# Parse an INFO reply into a dict field -> value.
+proc info_dict {text} {
+    set d {}
+    foreach line [split $text \n] {
+        set line [string trimright $line \r]
+        if {$line eq "" || [string index $line 0] eq "#"} {
+            continue
+        }
+        set i [string first : $line]
+        if {$i > 0} {
+            dict set d [string range $line 0 [expr {$i - 1}]] [string range $line [expr {$i + 1}] end]
+        }
+    }
+    return $d
+}
+
+# server_info field ?level?: value of an INFO field ("" when absent).
+proc server_info {field {level 0}} {
+    set d [info_dict [r $level info]]
+    if {![dict exists $d $field]} {
+        set d [info_dict [r $level info all]]
+    }
+    if {[dict exists $d $field]} {
+        return [dict get $d $field]
+    }
+    return ""
+}
+
+proc debug_sleep {seconds {level 0}} {
+    r $level debug sleep $seconds
+}
+
+# Path of the reference server (for side-by-side comparisons).
+proc reference_server_binary {} {
+    if {[info exists ::env(KEEL_REFERENCE_SERVER)]} {
+        return $::env(KEEL_REFERENCE_SERVER)
+    }
+    return /usr/bin/redis-server
+}
+
+# Wait until INFO clients reports at least n blocked clients.
+proc wait_for_blocked_clients {{n 1} {level 0}} {
+    wait_for_condition 500 10 {[server_info blocked_clients $level] >= $n} {
+        fail "expected $n blocked client(s), INFO says [server_info blocked_clients $level]"
+    }
+}
+
+# Number of lines of the server log matching a glob pattern.
+proc log_matches {pattern {level 0}} {
+    set path [srv $level stdout]
+    if {$path eq "" || [catch {open $path r} f]} {
+        return 0
+    }
+    set n 0
+    while {[gets $f line] >= 0} {
+        if {[string match $pattern $line]} {
+            incr n
+        }
+    }
+    close $f
+    return $n
+}
+
+# python_client_script file ?args ...?
+# Runs /usr/bin/python3 (Debian's, which has python3-redis) on file, looked
+# up as given or in tests/helpers/. The environment carries KEEL_HOST and
+# KEEL_PORT of the current server. Returns stdout; fails on a non-zero exit.
+proc python_client_script {file args} {
+    set path $file
+    if {![file exists $path]} {
+        set path [file join $::keel::tests_dir helpers $file]
+    }
+    if {![file exists $path]} {
+        error "python_client_script: no such script '$file'"
+    }
+    set saved [array get ::env KEEL_*]
+    set ::env(KEEL_HOST) [srv host]
+    set ::env(KEEL_PORT) [srv port]
+    set errfile [file join [::keel::scratch_dir] pyerr.[pid].[clock microseconds]]
+    set code [catch {exec /usr/bin/python3 $path {*}$args 2> $errfile} out opts]
+    unset -nocomplain ::env(KEEL_HOST) ::env(KEEL_PORT)
+    array set ::env $saved
+    set err [::keel::tail_file $errfile 40]
+    file delete -force $errfile
+    if {$code} {
+        error "python script $file failed: $out\n$err"
+    }
+    return $out
+}
+
+proc ::keel::scratch_dir {} {
+    set d [file join $::keel::tests_dir tmp]
+    file mkdir $d
+    return $d
+}
