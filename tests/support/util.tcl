@@ -112,3 +112,12 @@ proc ::keel::scratch_dir {} {
     file mkdir $d
     return $d
 }
+
+# Skips the current test unless the server knows every named command (COMMAND INFO). Used by
+# tests of the framework itself that exercise replies of commands Keel has not implemented yet.
+proc require_commands {args} {
+    foreach c $args {
+        set info [r command info $c]
+        if {$info eq "" || [lindex $info 0] eq ""} { skip_test "needs $c" }
+    }
+}

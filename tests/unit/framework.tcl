@@ -72,6 +72,7 @@ test "PING and simple string replies" {
 }
 
 test "Integer, nil and array replies (RESP2)" {
+    require_commands rpush lrange blpop
     r del mylist nokey
     assert_equal 3 [r rpush mylist a b c]
     assert_equal {a b c} [r lrange mylist 0 -1]
@@ -83,6 +84,7 @@ test "Integer, nil and array replies (RESP2)" {
 }
 
 test "Error replies raise Tcl errors without the dash" {
+    require_commands rpush
     r del list
     r rpush list x
     assert_error {WRONGTYPE*} {r get list}
@@ -92,6 +94,7 @@ test "Error replies raise Tcl errors without the dash" {
 }
 
 test "Errors nested in EXEC are returned as text" {
+    require_commands multi lpush
     r del s
     r multi
     r set s 1
@@ -146,6 +149,7 @@ test "Many pipelined replies through a deferring client" {
 }
 
 test "Raw mode returns protocol lines one per read" {
+    require_commands rpush lrange
     set c [redis_client]
     $c readraw 1
     assert_equal {+OK} [$c set foo bar]
@@ -166,6 +170,7 @@ test "Raw mode returns protocol lines one per read" {
 }
 
 test "RESP3: HELLO 3 map, sets, doubles, nulls" {
+    require_commands hset sadd zadd
     set c [redis_client]
     set hello [$c hello 3]
     assert_equal 3 [dict get $hello proto]
@@ -189,6 +194,7 @@ test "RESP3: verbatim strings lose their format prefix" {
 }
 
 test "RESP3: booleans, big numbers and doubles from Lua" {
+    require_commands eval
     set c [redis_client -resp 3]
     assert_equal 1 [$c eval {redis.setresp(3); return true} 0]
     assert_equal 0 [$c eval {redis.setresp(3); return false} 0]
@@ -243,6 +249,7 @@ test "Connection closed by the server is an error" {
 }
 
 test "Deferring client and blocking commands" {
+    require_commands blpop rpush
     r del blist
     set rd [redis_deferring_client]
     $rd blpop blist 0
@@ -253,6 +260,7 @@ test "Deferring client and blocking commands" {
 }
 
 test "Deferring client: pub/sub messages (RESP2)" {
+    require_commands subscribe publish
     set rd [redis_deferring_client]
     $rd subscribe chan1
     assert_equal {subscribe chan1 1} [$rd read]
@@ -262,6 +270,7 @@ test "Deferring client: pub/sub messages (RESP2)" {
 }
 
 test "Deferring client: push frames (RESP3)" {
+    require_commands subscribe publish
     set rd [redis_deferring_client -resp 3]
     $rd subscribe chan2
     assert_equal {subscribe chan2 1} [$rd read]
@@ -335,6 +344,7 @@ test "debug_sleep 0" {
 } {external:skip}
 
 test "python_client_script uses Debian's python3 with redis-py" {
+    require_commands rpush lrange
     r set pykey "hello world"
     assert_equal "hello world" [python_client_script pyclient.py get pykey]
     r del pylist
@@ -373,15 +383,16 @@ start_server {overrides {maxmemory 10mb} tags {nested}} {
         $c close
     }
 
-    start_server {overrides {save {900 1}}} {
+    start_server {overrides {hz 20}} {
         test "Three levels deep" {
-            assert_equal {save {900 1}} [r config get save]
+            assert_equal {hz 20} [r config get hz]
             assert_equal inner [r -1 get where]
             assert_equal outer [r -2 get where]
         }
     }
 
     test "restart_server keeps dir, port and saved data" {
+        require_commands save
         set port [srv port]
         set pid [srv pid]
         r set persisted yes
@@ -394,6 +405,7 @@ start_server {overrides {maxmemory 10mb} tags {nested}} {
     }
 
     test "restart_server -kill and -save" {
+        require_commands save
         r set k1 v1
         restart_server -kill
         assert_equal {} [r get k1]
