@@ -13,6 +13,7 @@
 #include "base/util_random.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
   set_hash_seed(random_u64());
   keyspace().init(command_options().databases);
   init_command_table();
+  pubsub_init();  // keyspace notifications publish through pub/sub
   Server srv;
   set_server_api(&srv);
   LOG_NOTICE("oO0OoO0OoO0Oo Keel is starting oO0OoO0OoO0Oo");

@@ -9,6 +9,10 @@
 #include <jemalloc/jemalloc.h>
 #else
 #include <malloc.h>
+#if defined(__SANITIZE_ADDRESS__)
+// From the ASan runtime (its header is not shipped with Debian's g++).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
+#endif
 #endif
 
 namespace keel {
@@ -24,6 +28,8 @@ size_t used_memory() {
   sz = sizeof(allocated);
   if (mallctl("stats.allocated", &allocated, &sz, nullptr, 0) != 0) return 0;
   return allocated;
+#elif defined(__SANITIZE_ADDRESS__)
+  return __sanitizer_get_current_allocated_bytes();  // ASan's allocator does not fill mallinfo
 #else
   struct mallinfo2 mi = mallinfo2();
   return mi.uordblks + mi.hblkhd;

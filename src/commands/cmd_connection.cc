@@ -10,6 +10,7 @@
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
@@ -32,7 +33,7 @@ void cmd_ping(CommandContext& cx) {
   if ((cx.session().flags & Session::kPubSub) && cx.session().resp == 2) {
     cx.reply().array(2);
     cx.reply().bulk("pong");
-    return cx.reply().bulk(cx.argc() == 2 ? cx.arg(1) : std::string_view());
+    return cx.reply().bulk(cx.argc() == 2 ? cx.arg(1) : std::string_view(""));  // non-null data
   }
   if (cx.argc() == 2) return cx.reply().bulk(cx.arg(1));
   cx.reply().simple("PONG");
@@ -181,6 +182,7 @@ void cmd_reset(CommandContext& cx) {
                Session::kNoTouch | Session::kMulti);
   s.authenticated = command_options().requirepass.empty();
   pubsub_drop_session(s);  // leaves every channel, pattern and shard channel
+  multi_drop_session(s);   // discards a MULTI queue, unwatches every key
   cx.reply().simple("RESET");
 }
 

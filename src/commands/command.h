@@ -59,6 +59,7 @@ enum AclCategory : uint32_t {
   kAclTransaction = 1u << 11,
   kAclScripting = 1u << 12,
   kAclDangerous = 1u << 13,
+  kAclAdmin = 1u << 14,  // @admin for commands without the admin flag (LASTSAVE)
 };
 
 // Per-command statistics (INFO commandstats); one per table row, owned by the command table.

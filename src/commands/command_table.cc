@@ -62,8 +62,21 @@ bool equals_nocase(std::string_view a, std::string_view b) {
 
 void init_command_table() {
   if (!g_table.commands.empty()) return;
-  for (auto family : {connection_commands(), server_commands(), keys_commands(), string_commands(),
-                      bitmap_commands(), config_commands()}) {
+  for (auto family : {
+           connection_commands(),
+           server_commands(),
+           keys_commands(),
+           string_commands(),
+           bitmap_commands(),
+           config_commands(),
+           pubsub_commands(),
+           multi_commands(),
+           list_commands(),
+           hash_commands(),
+           set_commands(),
+           zset_commands(),
+           scripting_commands(),
+       }) {
     add_stats(family, nullptr);
     for (CommandSpec& c : family) g_table.commands.push_back(&c);
   }

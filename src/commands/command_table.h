@@ -16,6 +16,13 @@ std::span<CommandSpec> keys_commands();
 std::span<CommandSpec> string_commands();
 std::span<CommandSpec> bitmap_commands();
 std::span<CommandSpec> config_commands();
+std::span<CommandSpec> pubsub_commands();
+std::span<CommandSpec> scripting_commands();
+std::span<CommandSpec> multi_commands();
+std::span<CommandSpec> list_commands();
+std::span<CommandSpec> hash_commands();
+std::span<CommandSpec> set_commands();
+std::span<CommandSpec> zset_commands();
 
 void init_command_table();
 const CommandSpec* lookup_command(std::string_view name);

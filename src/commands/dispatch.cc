@@ -5,11 +5,15 @@
 #include <cstdio>
 #include <string>
 
+#include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/command_table.h"
+#include "commands/multi.h"
+#include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
+#include "keyspace/keyspace.h"
 
 namespace keel {
 namespace {
@@ -39,6 +43,11 @@ DispatchStats& dispatch_stats() {
   return stats;
 }
 
+BusyState& busy_state() {
+  static BusyState state;
+  return state;
+}
+
 void set_server_api(ServerApi* api) { g_api = api; }
 ServerApi& server_api() { return *g_api; }
 
@@ -55,22 +64,27 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
                      ReplyWriter& w, ServerApi& api, const CommandSpec* c) {
   if (!c) c = resolve_command(args);
   const size_t mark = w.buffer()->size();
+  s.last_cmd_name = c ? c->full_name : nullptr;
   // CLIENT REPLY OFF drops every reply; SKIP (armed by the previous command) drops this one.
-  bool skip_reply = s.flags & Session::kReplyOff;
+  const bool reply_was_off = s.flags & Session::kReplyOff;
+  bool skip_reply = reply_was_off;
   if (s.flags & Session::kReplySkipNext) {
     s.flags &= ~Session::kReplySkipNext;
     skip_reply = true;
   }
   auto finish = [&] {
-    if (skip_reply) w.buffer()->resize(mark);
+    // CLIENT REPLY ON turned replies back on: its own +OK is sent.
+    if (skip_reply && !(reply_was_off && !(s.flags & Session::kReplyOff))) w.buffer()->resize(mark);
   };
 
   if (!c) {
+    (void)multi_reject(s, nullptr);  // inside MULTI: EXEC will answer EXECABORT
     reply_unknown_command(w, args);
     return finish();
   }
   if (!c->parent && !c->subcommands.empty() && args.size() >= 2) {
-    c->stats->rejected_calls++;
+    // Redis counts an unknown subcommand nowhere in commandstats (only in errorstats).
+    (void)multi_reject(s, c);
     std::string upper(c->name);
     for (char& ch : upper) ch = static_cast<char>(toupper(ch));
     w.error_fmt("ERR unknown subcommand '%.128s'. Try %s HELP.", std::string(args[1]).c_str(),
@@ -80,20 +94,46 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
   const int argc = static_cast<int>(args.size());
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
     c->stats->rejected_calls++;
+    if (KEEL_UNLIKELY(multi_reject(s, c))) {  // EXEC itself: the transaction is discarded
+      w.error_fmt("EXECABORT Transaction discarded because of: wrong number of arguments for '%s' "
+                  "command", c->full_name);
+      return finish();
+    }
     w.error_fmt("ERR wrong number of arguments for '%s' command", c->full_name);
     return finish();
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) {
     c->stats->rejected_calls++;
+    (void)multi_reject(s, c);
     w.error(kErrNoAuth);
+    return finish();
+  }
+  if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {
+    c->stats->rejected_calls++;
+    w.error(busy_state().error);
+    return finish();
+  }
+  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 && !pubsub_allowed_in_context(*c)) {
+    c->stats->rejected_calls++;
+    w.error_fmt("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / "
+                "RESET are allowed in this context", c->full_name);
+    return finish();
+  }
+
+  if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {
+    multi_queue(s, args, *c, w);  // +QUEUED, or the no_multi rejection
     return finish();
   }
 
   const int64_t start = ustime();
-  g_clock.now_ms = start / 1000;
+  // Commands run by EXEC see the clock of the EXEC: no key expires half-way (Redis 7.2+).
+  if (KEEL_LIKELY(!(s.flags & Session::kInExec))) g_clock.now_ms = start / 1000;
   const uint64_t errors_before = w.errors();
   CommandContext cx(s, args, hashes, w, api, *c);
+  Session* const pubsub_outer = g_pubsub_exec.current;  // pub/sub messages to s wait for the reply
+  g_pubsub_exec.current = &s;
   c->handler(cx);
+  g_pubsub_exec.current = pubsub_outer;
   const int64_t duration = ustime() - start;
 
   c->stats->calls++;
@@ -108,7 +148,18 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
   if (KEEL_UNLIKELY(api.has_monitors()) && !(c->flags & (kSkipMonitor | kAdmin))) {
     api.feed_monitors(s, args);
   }
+  if (KEEL_UNLIKELY(opts.keysizes_hist_assert)) {
+    for (int i = 0; i < keyspace().count(); i++) {
+      std::string diff;
+      const bool keysizes_consistent = keyspace().db(i).keysizes_consistent(&diff);
+      if (!keysizes_consistent) LOG_WARNING("KEYSIZES mismatch after '%s': %s", c->full_name, diff.c_str());
+      KEEL_ASSERT(keysizes_consistent);
+    }
+  }
   finish();
+  if (KEEL_UNLIKELY(!g_pubsub_exec.deferred.empty()) && !pubsub_outer) {
+    pubsub_flush_deferred(w.buffer());
+  }
 }
 
 // ---- CommandContext helpers ------------------------------------------------------------------

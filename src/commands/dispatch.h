@@ -18,6 +18,7 @@ struct CommandOptions {
   std::string requirepass;
   int enable_debug_command = 0;  // 0 no, 1 yes, 2 local
   int databases = 16;
+  bool keysizes_hist_assert = false;  // DEBUG KEYSIZES-HIST-ASSERT: recount after each command
 };
 CommandOptions& command_options();
 
@@ -34,6 +35,13 @@ const CommandSpec* resolve_command(std::span<const std::string_view> args);
 // result of resolve_command() when the caller already has it.
 void execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
                      ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr);
+
+// Set while a script that ran past busy-reply-threshold lets the server process events
+// (cmd_scripting.cc): every command without the allow_busy flag is answered with `error`.
+struct BusyState {
+  const char* error = nullptr;
+};
+BusyState& busy_state();
 
 // Installed by the server at start-up; used by execute_command and scripting callbacks.
 void set_server_api(ServerApi* api);

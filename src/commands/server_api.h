@@ -12,6 +12,7 @@
 namespace keel {
 
 struct Session;
+class Buffer;
 
 class ServerApi {
  public:
@@ -47,6 +48,20 @@ class ServerApi {
   virtual std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) = 0;
   virtual int64_t lastsave() const = 0;
   virtual bool debug_command_allowed(const Session& s) const = 0;
+
+  // Pub/sub delivery to another client: its output buffer to append a message to (nullptr when
+  // it is closing or already scheduled to close), then output_ready() once appended: queues the
+  // flush and enforces client-output-buffer-limit (scheduling an asynchronous close).
+  virtual Buffer* session_output(Session&) { return nullptr; }
+  virtual void session_output_ready(Session&) {}
+
+  // Scripting (commands/cmd_scripting.cc): a script running past busy-reply-threshold calls
+  // this every few milliseconds. The server polls its sockets once without blocking while every
+  // command without allow_busy is answered -BUSY (dispatch's busy_state()); `caller` (the
+  // client running the script) is not read from nor flushed until script_done(). Returns true
+  // when the server is shutting down (the script must stop).
+  virtual bool process_events_while_busy(Session&) { return false; }
+  virtual void script_done(Session&) {}
 };
 
 }  // namespace keel

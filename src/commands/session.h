@@ -8,6 +8,7 @@
 namespace keel {
 
 class Db;
+struct MultiState;
 
 struct Session {
   static constexpr uint32_t kCloseAfterReply = 1u << 0;  // QUIT, protocol error
@@ -18,6 +19,13 @@ struct Session {
   static constexpr uint32_t kPubSub = 1u << 6;           // has subscriptions (RESP2 restricts)
   static constexpr uint32_t kNoTouch = 1u << 7;          // CLIENT NO-TOUCH ON
   static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
+  // Transactions (commands/multi.h). kMultiError: a command was rejected while queueing, EXEC
+  // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array. kInExec: the
+  // session's EXEC is running its queue; blocking commands must not block then (Redis's
+  // CLIENT_DENY_BLOCKING: behave as if the timeout expired at once).
+  static constexpr uint32_t kMultiError = 1u << 16;
+  static constexpr uint32_t kDirtyCas = 1u << 17;
+  static constexpr uint32_t kInExec = 1u << 18;
 
   uint64_t id = 0;
   int db_index = 0;
@@ -29,8 +37,10 @@ struct Session {
   std::string lib_name;  // CLIENT SETINFO LIB-NAME
   std::string lib_ver;   // CLIENT SETINFO LIB-VER
   std::string last_cmd;  // for CLIENT LIST cmd=
+  const char* last_cmd_name = nullptr;  // full_name of the last command run (CLIENT LIST cmd=)
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;
+  MultiState* multi = nullptr;  // MULTI queue + watched keys (multi.h), lazily created
 };
 
 }  // namespace keel

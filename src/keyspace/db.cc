@@ -57,11 +57,11 @@ Db::Slot Db::find_for_write(const KeyRef& key) {
 }
 
 void Db::expire_now(Slot& slot) {
-  // Keep the key bytes alive for the event: they live in the object about to be freed.
-  std::string name(slot.obj_->key());
-  erase_object(slot, object_length(slot.obj_));
+  // The event goes out before the object (which holds the key bytes) is freed; publishing does
+  // not read the keyspace, so subscribers cannot tell the difference, and no copy is needed.
   keyspace_stats().expired_keys++;
-  notify(kNotifyExpired, "expired", name, id_);
+  notify(kNotifyExpired, "expired", slot.obj_->key(), id_);
+  erase_object(slot, object_length(slot.obj_));
 }
 
 void Db::insert(Slot& slot, Object* obj) {
@@ -194,25 +194,24 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
 }
 
 void Db::flush() {
+  if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_, -1);
   expires_.clear([](Object*) {});
   keys_.clear([](Object* o) { Object::destroy(o); });
   hist_.clear();
   expire_cursor_ = 0;
   avg_ttl_ = 0;
   keyspace_stats().dirty++;
-  if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_);
 }
 
 void Db::swap(Db& other) {
+  // Tested before each call: the first may remove the last watch and uninstall the hook.
+  if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_, other.id_);
+  if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(other.id_, id_);
   std::swap(keys_, other.keys_);
   std::swap(expires_, other.expires_);
   std::swap(hist_, other.hist_);
   std::swap(expire_cursor_, other.expire_cursor_);
   std::swap(avg_ttl_, other.avg_ttl_);
-  if (g_keyspace_hooks.flushed) {
-    g_keyspace_hooks.flushed(id_);
-    g_keyspace_hooks.flushed(other.id_);
-  }
 }
 
 bool Db::expire_if_needed(Object* o) {

@@ -45,7 +45,9 @@ KeyspaceStats& keyspace_stats();
 // watches anything.
 struct KeyspaceHooks {
   void (*touched)(int dbid, std::string_view key) = nullptr;
-  void (*flushed)(int dbid) = nullptr;  // whole db emptied or swapped
+  // Whole db about to be emptied (with_dbid -1) or swapped with db with_dbid (SWAPDB calls it
+  // for both sides, before anything changes, so the hook can see what each key was).
+  void (*flushed)(int dbid, int with_dbid) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 

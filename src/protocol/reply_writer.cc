@@ -92,7 +92,7 @@ void ReplyWriter::bulk(std::string_view s) {
   size_t len = 1 + format_int64(static_cast<int64_t>(s.size()), p + 1);
   p[len++] = '\r';
   p[len++] = '\n';
-  memcpy(p + len, s.data(), s.size());
+  if (!s.empty()) memcpy(p + len, s.data(), s.size());
   len += s.size();
   p[len++] = '\r';
   p[len++] = '\n';

@@ -42,7 +42,8 @@ void Client::process_input() {
     if (!batch.empty()) run_batch();
     if (session.flags & Session::kCloseAfterReply) break;
     if (r == RequestParser::Result::kError) {
-      writer.error(parser.error());
+      // Redis sends "-ERR Protocol error: ..."; the parser's text starts at "Protocol".
+      writer.error_fmt("ERR %.*s", static_cast<int>(parser.error().size()), parser.error().data());
       LOG_VERBOSE("Protocol error (%s) from client: id=%llu addr=%s", parser.error().data(),
                   static_cast<unsigned long long>(session.id), session.addr.c_str());
       close_after_reply();

@@ -40,6 +40,8 @@ class Client {
   bool writing = false;
   bool pending_flush = false;  // queued in Server::pending_
   bool closing = false;
+  bool close_asap = false;          // over its output buffer limit: closed before the next sleep
+  int64_t obuf_soft_since_ms = 0;   // when it went over the soft limit (0 = under it)
 
   int64_t ctime_ms = 0;
   int64_t last_interaction_ms = 0;

@@ -22,6 +22,7 @@
 #include "commands/dispatch.h"
 #include "keyspace/notify.h"
 #include "protocol/resp_parser.h"
+#include "scripting/lua_engine.h"
 #include "server/version.h"
 #include "types/limits.h"
 
@@ -407,17 +408,18 @@ bool set_save(const Directive& d, const Args& args, std::string* err) {
 std::string get_save(const Directive&) { return server_options().save; }
 
 // Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
-bool set_oom_values(const Directive&, const Args& args, std::string*) {
+std::string join_args(const Args& args) {
   std::string v;
   for (const auto& a : args) v += (v.empty() ? "" : " ") + std::string(a);
-  misc().oom_score_adj_values = v;
+  return v;
+}
+bool set_oom_values(const Directive&, const Args& args, std::string*) {
+  misc().oom_score_adj_values = join_args(args);
   return true;
 }
 std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
 bool set_percentiles(const Directive&, const Args& args, std::string*) {
-  std::string v;
-  for (const auto& a : args) v += (v.empty() ? "" : " ") + std::string(a);
-  misc().latency_tracking_info_percentiles = v;
+  misc().latency_tracking_info_percentiles = join_args(args);
   return true;
 }
 std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
@@ -718,7 +720,7 @@ const std::vector<Directive>& table() {
     v.push_back(n("latency-monitor-threshold", nullptr, 0,
                   KEEL_REF(misc().latency_monitor_threshold), Num::kI64, 0, kLongMax, "0"));
     v.push_back(n("busy-reply-threshold", "lua-time-limit", 0,
-                  KEEL_REF(misc().busy_reply_threshold), Num::kI64, 0, kLongMax, "5000"));
+                  KEEL_REF(scripting_options().busy_reply_threshold), Num::kI64, 0, kLongMax, "5000"));
     v.push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(misc().tracking_table_max_keys),
                   Num::kI64, 0, kLongMax, "1000000"));
     v.push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,

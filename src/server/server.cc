@@ -12,9 +12,12 @@
 
 #include "base/glob.h"
 #include "base/log.h"
+#include "base/numbers.h"
 #include "base/time.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/multi.h"
+#include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "server/config.h"
 
@@ -144,12 +147,16 @@ void Server::on_connection(uv_stream_t* listener, int status) {
 }
 
 void Server::queue_flush(Client* c) {
+  if (KEEL_UNLIKELY(check_output_limits(c))) return;
   if (c->pending_flush || c->closing) return;
   c->pending_flush = true;
   pending_.push_back(c);
 }
 
 void Server::client_closed(Client* c) {
+  pubsub_drop_session(c->session);
+  multi_drop_session(c->session);  // queue + watched keys
+  if (c->close_asap) close_asap_.erase(std::remove(close_asap_.begin(), close_asap_.end(), c), close_asap_.end());
   clients_.erase(c->session.id);
   if (c->pending_flush) {
     pending_.erase(std::remove(pending_.begin(), pending_.end(), c), pending_.end());
@@ -163,11 +170,21 @@ void Server::client_closed(Client* c) {
 void Server::on_before_sleep(uv_prepare_t* p) {
   Server* s = static_cast<Server*>(p->data);
   // Flushing may close clients, which edits pending_; work on a detached list.
+  // Clients over their output buffer limits go first: what they are owed is dropped.
+  while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
+    s->close_asap_.back()->close();  // close() pops it
+  }
   std::vector<Client*> work;
   work.swap(s->pending_);
-  for (Client* c : work) c->pending_flush = false;
   for (Client* c : work) {
-    if (!c->closing) c->flush();
+    if (c != s->busy_caller_) c->pending_flush = false;
+  }
+  for (Client* c : work) {
+    if (c == s->busy_caller_) {
+      s->pending_.push_back(c);  // flushed once its script returns (it is still on the stack)
+    } else if (!c->closing) {
+      c->flush();
+    }
   }
   work.clear();
   if (s->pending_.empty()) s->pending_.swap(work);  // keep the capacity
@@ -177,6 +194,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
 void Server::on_cron(uv_timer_t* t) { static_cast<Server*>(t->data)->cron(); }
 
 void Server::cron() {
+  if (in_busy_poll_) return;  // a script is running: no expiry or timeouts under its feet
   const int64_t now_us = monotonic_us();
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
@@ -231,8 +249,24 @@ void Server::request_shutdown(int exit_code) {
 
 void Server::finish_shutdown() { uv_stop(loop_); }
 
+bool Server::relisten() {
+  // uv_close closes the socket at once (only the callback is deferred), so the same address and
+  // port can be bound again right away.
+  for (uv_tcp_t* t : listeners_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(t), [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+  }
+  listeners_.clear();
+  if (listen_all()) return true;
+  for (uv_tcp_t* t : listeners_) {
+    uv_close(reinterpret_cast<uv_handle_t*>(t), [](uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); });
+  }
+  listeners_.clear();
+  return false;
+}
+
 int Server::run() {
   if (!listen_all()) return 1;
+  set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
   LOG_NOTICE("Server initialized");
   LOG_NOTICE("Ready to accept connections tcp");
@@ -292,37 +326,65 @@ void Server::config_resetstat() {
   dispatch_stats().total_commands_processed = 0;
 }
 
+namespace {
+// CLIENT LIST / KILL TYPE: Redis's client classes. Keel has no replication yet, so every client
+// is "normal" or, with subscriptions, "pubsub"; master/replica/slave match nobody.
+enum class ClientType { kNormal, kReplica, kMaster, kPubSub, kInvalid };
+ClientType client_type_by_name(std::string_view t) {
+  if (equals_nocase(t, "normal")) return ClientType::kNormal;
+  if (equals_nocase(t, "replica") || equals_nocase(t, "slave")) return ClientType::kReplica;
+  if (equals_nocase(t, "master")) return ClientType::kMaster;
+  if (equals_nocase(t, "pubsub")) return ClientType::kPubSub;
+  return ClientType::kInvalid;
+}
+ClientType client_type_of(const Client* c) {
+  return (c->session.flags & Session::kPubSub) ? ClientType::kPubSub : ClientType::kNormal;
+}
+}  // namespace
+
 std::string Server::client_line(const Client* c) const {
   const Session& s = c->session;
   const int64_t now = mstime();
   char buf[1024];
-  std::string flags;
-  if (s.flags & Session::kMonitor) flags += 'O';
-  if (s.flags & Session::kPubSub) flags += 'P';
-  if (s.flags & Session::kMulti) flags += 'x';
-  if (s.flags & Session::kNoEvict) flags += 'e';
-  if (s.flags & Session::kNoTouch) flags += 'T';
-  if (flags.empty()) flags = "N";
+  char flags[16];
+  size_t nf = 0;
+  if (s.flags & Session::kMonitor) flags[nf++] = 'O';
+  if (s.flags & Session::kPubSub) flags[nf++] = 'P';
+  if (s.flags & Session::kMulti) flags[nf++] = 'x';
+  if (s.flags & Session::kCloseAfterReply) flags[nf++] = 'c';
+  if (s.flags & Session::kNoEvict) flags[nf++] = 'e';
+  if (s.flags & Session::kNoTouch) flags[nf++] = 'T';
+  if (nf == 0) flags[nf++] = 'N';
+  flags[nf] = 0;
+  const size_t qbuf = c->query.size() - std::min(c->qpos, c->query.size());
+  const size_t omem = c->out.capacity() + c->inflight.capacity();
   snprintf(buf, sizeof(buf),
-           "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=0 psub=0 "
-           "ssub=0 multi=-1 qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=0 rbs=%zu rbp=%zu obl=%zu "
-           "oll=0 omem=%zu tot-mem=%zu events=r cmd=%s user=default redir=-1 resp=%d "
+           "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
+           "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu rbs=%zu rbp=%zu "
+           "obl=%zu oll=0 omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
-           static_cast<long long>((now - c->last_interaction_ms) / 1000), flags.c_str(),
-           s.db_index, c->query.size(), c->query.capacity() - c->query.size(), c->query.capacity(),
-           c->query.size(), c->out.size(), c->out.capacity() + c->inflight.capacity(),
-           c->query.capacity() + c->out.capacity() + c->inflight.capacity() + sizeof(Client),
-           s.last_cmd.empty() ? "NULL" : s.last_cmd.c_str(), s.resp, s.lib_name.c_str(),
-           s.lib_ver.c_str());
+           static_cast<long long>((now - c->last_interaction_ms) / 1000), flags, s.db_index,
+           pubsub_session_count(s, PubSubKind::kChannel), pubsub_session_count(s, PubSubKind::kPattern),
+           pubsub_session_count(s, PubSubKind::kShard),
+           static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), qbuf,
+           c->query.capacity() - c->query.size(), multi_memory(s), c->query.capacity(),
+           c->query.size(),
+           c->out.size(), omem, c->query.capacity() + omem + sizeof(Client),
+           c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL", s.resp,
+           s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
 }
 
-std::string Server::client_list(std::span<const uint64_t> ids, std::string_view) {
+std::string Server::client_list(std::span<const uint64_t> ids, std::string_view type) {
+  const ClientType want = type.empty() ? ClientType::kInvalid : client_type_by_name(type);
   std::vector<const Client*> list;
   for (auto& [id, c] : clients_) {
-    if (ids.empty() || std::find(ids.begin(), ids.end(), id) != ids.end()) list.push_back(c);
+    if (c->closing) continue;
+    if (!ids.empty() && std::find(ids.begin(), ids.end(), id) == ids.end()) continue;
+    if (!type.empty() && client_type_of(c) != want) continue;
+    list.push_back(c);
   }
   std::sort(list.begin(), list.end(), [](const Client* a, const Client* b) { return a->session.id < b->session.id; });
   std::string out;
@@ -337,17 +399,110 @@ std::string Server::client_info(const Session& s) {
   return client_line(static_cast<const Client*>(s.client)) + "\n";
 }
 
-int64_t Server::client_kill(const Session&, std::span<const std::string_view>, std::string* error) {
-  *error = "ERR not implemented";
-  return -1;
+// CLIENT KILL, both forms. The caller's own connection is closed after its reply is written;
+// the others are closed at once (collected first: closing edits clients_).
+int64_t Server::client_kill(const Session& self, std::span<const std::string_view> filters, std::string* error) {
+  std::string_view addr, laddr;
+  bool has_addr = false, has_laddr = false, has_id = false, has_type = false, skipme = true;
+  uint64_t id = 0;
+  int64_t max_age = 0;
+  ClientType type = ClientType::kNormal;
+  const bool old_style = filters.size() == 1;
+  if (old_style) {
+    addr = filters[0];
+    has_addr = true;
+    skipme = false;
+  } else {
+    for (size_t i = 0; i < filters.size(); i += 2) {
+      if (i + 1 >= filters.size()) {
+        *error = "ERR syntax error";
+        return -1;
+      }
+      std::string_view opt = filters[i], val = filters[i + 1];
+      if (equals_nocase(opt, "id")) {
+        int64_t v;
+        if (!parse_int64(val, &v) || v <= 0) {
+          *error = "ERR client-id should be greater than 0";
+          return -1;
+        }
+        id = static_cast<uint64_t>(v);
+        has_id = true;
+      } else if (equals_nocase(opt, "type")) {
+        type = client_type_by_name(val);
+        if (type == ClientType::kInvalid) {
+          *error = "ERR Unknown client type '" + std::string(val) + "'";
+          return -1;
+        }
+        has_type = true;
+      } else if (equals_nocase(opt, "addr")) {
+        addr = val;
+        has_addr = true;
+      } else if (equals_nocase(opt, "laddr")) {
+        laddr = val;
+        has_laddr = true;
+      } else if (equals_nocase(opt, "user")) {
+        if (val != "default") {
+          *error = "ERR No such user '" + std::string(val) + "'";
+          return -1;
+        }
+      } else if (equals_nocase(opt, "skipme")) {
+        if (equals_nocase(val, "yes")) {
+          skipme = true;
+        } else if (equals_nocase(val, "no")) {
+          skipme = false;
+        } else {
+          *error = "ERR syntax error";
+          return -1;
+        }
+      } else if (equals_nocase(opt, "maxage")) {
+        if (!parse_int64(val, &max_age) || max_age < 0) {
+          *error = "ERR syntax error";
+          return -1;
+        }
+      } else {
+        *error = "ERR syntax error";
+        return -1;
+      }
+    }
+  }
+  const int64_t now = mstime();
+  std::vector<Client*> victims;
+  for (auto& [cid, c] : clients_) {
+    if (c->closing) continue;
+    if (has_id && cid != id) continue;
+    if (has_addr && c->session.addr != addr) continue;
+    if (has_laddr && c->laddr != laddr) continue;
+    if (has_type && client_type_of(c) != type) continue;
+    if (skipme && &c->session == &self) continue;
+    if (max_age > 0 && (now - c->ctime_ms) / 1000 <= max_age) continue;
+    victims.push_back(c);
+  }
+  if (old_style && victims.empty()) {
+    *error = "ERR No such client";
+    return -1;
+  }
+  for (Client* c : victims) {
+    if (&c->session == &self) {
+      c->close_after_reply();
+    } else {
+      c->close();
+    }
+  }
+  return static_cast<int64_t>(victims.size());
 }
 
 void Server::add_monitor(Session& s) {
   s.flags |= Session::kMonitor;
-  monitors_.push_back(static_cast<Client*>(s.client));
+  Client* c = static_cast<Client*>(s.client);
+  if (std::find(monitors_.begin(), monitors_.end(), c) == monitors_.end()) monitors_.push_back(c);
 }
 
 void Server::feed_monitors(const Session& s, std::span<const std::string_view> args) {
+  // RESET ends MONITOR by clearing the flag; such clients leave the list here.
+  monitors_.erase(std::remove_if(monitors_.begin(), monitors_.end(),
+                                 [](Client* m) { return !(m->session.flags & Session::kMonitor); }),
+                  monitors_.end());
+  if (monitors_.empty()) return;
   // "+<sec>.<usec> [<db> <addr>] "arg" "arg"..."
   int64_t us = ustime();
   char head[128];
@@ -379,15 +534,82 @@ void Server::feed_monitors(const Session& s, std::span<const std::string_view> a
   }
   line += "\r\n";
   for (Client* m : monitors_) {
-    if (&m->session == &s) continue;
+    if (&m->session == &s || m->closing) continue;
     m->out.append(line);
     queue_flush(m);
   }
 }
 
-std::string Server::shutdown(bool, bool, bool, bool, bool) {
+// SHUTDOWN. Keel has no persistence yet: SAVE fails (Redis's reply when saving fails, with the
+// reason in the log); NOSAVE and the default (no save points configured) exit at once.
+std::string Server::shutdown(bool, bool save, bool, bool, bool abort) {
+  if (abort) return "ERR No shutdown in progress.";
+  if (save) {
+    LOG_WARNING("SHUTDOWN SAVE refused: Keel has no RDB persistence yet, nothing can be saved");
+    return "ERR Errors trying to SHUTDOWN. Check logs.";
+  }
   request_shutdown(0);
   return {};
+}
+
+// ---- Pub/sub delivery and client-output-buffer-limit ------------------------------------------
+
+Buffer* Server::session_output(Session& s) {
+  Client* c = static_cast<Client*>(s.client);
+  if (!c || c->closing || c->close_asap) return nullptr;
+  return &c->out;
+}
+
+void Server::session_output_ready(Session& s) { queue_flush(static_cast<Client*>(s.client)); }
+
+// Redis's rule (checkClientOutputBufferLimits): hard limit reached -> close; soft limit reached
+// -> remember when, close once it has held for more than soft-seconds; under it -> forget. The
+// pending bytes count both the buffer being filled and the one owned by an in-progress write.
+bool Server::check_output_limits(Client* c) {
+  if (c->closing || c->close_asap) return true;
+  const OutputBufferLimit& l =
+      server_options().obuf_limits[(c->session.flags & Session::kPubSub) ? kObufPubSub : kObufNormal];
+  if (l.hard == 0 && l.soft == 0) return false;
+  const uint64_t used = c->out.size() + c->inflight.size();
+  bool over = l.hard != 0 && used >= l.hard;
+  if (!over && l.soft != 0 && used >= l.soft) {
+    const int64_t now = mstime();
+    if (c->obuf_soft_since_ms == 0) {
+      c->obuf_soft_since_ms = now;
+    } else {
+      over = now - c->obuf_soft_since_ms > l.soft_seconds * 1000;
+    }
+  } else if (!over) {
+    c->obuf_soft_since_ms = 0;
+  }
+  if (!over) return false;
+  LOG_WARNING("Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
+              client_line(c).c_str());
+  c->close_asap = true;
+  close_asap_.push_back(c);
+  stats_.client_output_buffer_limit_disconnections++;
+  return true;
+}
+
+// ---- Scripts past busy-reply-threshold ---------------------------------------------------------
+
+bool Server::process_events_while_busy(Session& caller) {
+  Client* c = static_cast<Client*>(caller.client);
+  if (c && busy_caller_ != c && !c->closing) {
+    busy_caller_ = c;
+    uv_read_stop(reinterpret_cast<uv_stream_t*>(&c->tcp));  // its query buffer holds the args
+  }
+  in_busy_poll_ = true;
+  uv_run(loop_, UV_RUN_NOWAIT);
+  in_busy_poll_ = false;
+  return shutting_down_;
+}
+
+void Server::script_done(Session& caller) {
+  Client* c = static_cast<Client*>(caller.client);
+  if (!c || c != busy_caller_) return;
+  busy_caller_ = nullptr;
+  if (!c->closing) uv_read_start(reinterpret_cast<uv_stream_t*>(&c->tcp), on_alloc, on_read);
 }
 
 bool Server::debug_command_allowed(const Session& s) const {

@@ -20,6 +20,7 @@ struct ServerStats {
   uint64_t net_input_bytes = 0;
   uint64_t net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
+  uint64_t client_output_buffer_limit_disconnections = 0;
   // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
   int64_t last_sample_ms = 0;
   uint64_t last_sample_ops = 0;
@@ -39,6 +40,10 @@ class Server : public ServerApi {
   void queue_flush(Client* c);
   void client_closed(Client* c);  // called from Client::close
   void request_shutdown(int exit_code);
+  // Closes the listening sockets and opens them again from the current bind/port options
+  // (CONFIG SET bind/port). False when any required address fails; nothing listens then and
+  // the caller restores the old options and calls it again.
+  bool relisten();
 
   // ServerApi
   std::string info(std::span<const std::string_view> sections) override;
@@ -58,6 +63,15 @@ class Server : public ServerApi {
   std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) override;
   int64_t lastsave() const override { return lastsave_; }
   bool debug_command_allowed(const Session& s) const override;
+  Buffer* session_output(Session& s) override;
+  void session_output_ready(Session& s) override;
+  bool process_events_while_busy(Session& caller) override;
+  void script_done(Session& caller) override;
+
+  // client-output-buffer-limit for c's class (normal or pubsub): over the hard limit, or over the
+  // soft one for longer than its seconds, schedules c to close before the next sleep. True when c
+  // is (now) scheduled to close.
+  bool check_output_limits(Client* c);
 
   std::string client_line(const Client* c) const;  // one CLIENT LIST line
 
@@ -78,12 +92,15 @@ class Server : public ServerApi {
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;
   std::vector<Client*> monitors_;
+  std::vector<Client*> close_asap_;  // over their output buffer limits
   uint64_t next_client_id_ = 1;
   ServerStats stats_;
   int64_t lastsave_ = 0;
   bool shutting_down_ = false;
   int exit_code_ = 0;
   int64_t cron_loops_ = 0;
+  Client* busy_caller_ = nullptr;  // runs a script past busy-reply-threshold: not read/flushed
+  bool in_busy_poll_ = false;      // inside process_events_while_busy: cron is skipped
 };
 
 Server& server();

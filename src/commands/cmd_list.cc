@@ -1,0 +1,7 @@
+// list commands (placeholder until the family lands).
+#include "commands/command.h"
+#include "commands/command_table.h"
+
+namespace keel {
+std::span<CommandSpec> list_commands() { return {}; }
+}  // namespace keel

@@ -1,0 +1,462 @@
+// Scripting commands: EVAL EVALSHA EVAL_RO EVALSHA_RO, the SCRIPT container, FCALL FCALL_RO and
+// the FUNCTION container. This file is the binding between the Lua engine (scripting/, which
+// knows nothing about commands) and dispatch: each redis.call runs through execute_command with
+// a dedicated script Session that shares the caller's db, replying into a scratch buffer that
+// the engine turns back into Lua values. Scripts are atomic; one runs at a time. Past
+// busy-reply-threshold the engine's hook lets the server answer other clients -BUSY and run
+// SCRIPT KILL / FUNCTION KILL / SHUTDOWN NOSAVE.
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "base/glob.h"
+#include "base/log.h"
+#include "base/numbers.h"
+#include "base/time.h"
+#include "commands/command.h"
+#include "commands/command_table.h"
+#include "commands/dispatch.h"
+#include "commands/server_api.h"
+#include "scripting/lua_engine.h"
+
+namespace keel {
+
+// Defined in cmd_server.cc: the HELP reply layout every container shares.
+void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
+
+namespace {
+
+constexpr std::string_view kErrNoScript = "NOSCRIPT No matching script. Please use EVAL.";
+constexpr std::string_view kErrRoWithWriteFlag =
+    "ERR Can not execute a script with write flag using *_ro command.";
+constexpr const char* kBusyEval =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+constexpr const char* kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+constexpr std::string_view kErrNotBusy = "NOTBUSY No scripts in execution right now.";
+constexpr std::string_view kErrUnkillable =
+    "UNKILLABLE Sorry the script already executed write commands against the dataset. You can "
+    "either wait the script termination or kill the server in a hard way using the SHUTDOWN "
+    "NOSAVE command.";
+constexpr int64_t kBusyPollIntervalUs = 1000;  // how often a busy script lets the server poll
+
+LuaEngine& eval_engine() {
+  static LuaEngine engine(LuaEngine::Kind::kEval);
+  return engine;
+}
+LuaEngine& function_engine() {
+  static LuaEngine engine(LuaEngine::Kind::kFunction);
+  return engine;
+}
+
+// The script being run (at most one).
+struct RunState {
+  bool active = false;
+  bool is_function = false;
+  bool read_only = false;  // EVAL_RO / FCALL_RO / no-writes flag: write commands fail
+  bool wrote = false;      // a write command ran: SCRIPT KILL refuses (UNKILLABLE)
+  bool killed = false;
+  bool shutdown = false;
+  bool busy = false;       // ran past busy-reply-threshold
+  int64_t start_us = 0;
+  int64_t last_poll_us = 0;
+  Session* caller = nullptr;
+  std::string name;                 // function name (FUNCTION STATS)
+  std::vector<std::string> command;  // the FCALL arguments (FUNCTION STATS)
+};
+RunState g_run;
+
+Session& script_session() {
+  static Session s;
+  return s;
+}
+
+class Host final : public ScriptHost {
+ public:
+  void call(std::span<const std::string_view> args, int resp, Buffer& out) override {
+    const CommandSpec* c = resolve_command(args);
+    const int argc = static_cast<int>(args.size());
+    if (!c) return out.append("-ERR Unknown Redis command called from script\r\n");
+    if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
+      return out.append("-ERR Wrong number of args calling Redis command from script\r\n");
+    }
+    if (c->flags & kNoScript) return out.append("-ERR This Redis command is not allowed from script\r\n");
+    if (c->flags & kWrite) {
+      if (g_run.read_only) {
+        return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
+      }
+      g_run.wrote = true;
+    }
+    Session& s = script_session();
+    s.resp = resp;
+    writer_.reset(&out, resp);
+    execute_command(s, args, nullptr, writer_, server_api(), c);
+  }
+
+  const char* poll() override {
+    if (g_run.killed || g_run.shutdown) return kill_text();
+    const int64_t now = monotonic_us();
+    if (now - g_run.start_us < scripting_options().busy_reply_threshold * 1000) return nullptr;
+    if (!g_run.busy) {
+      g_run.busy = true;
+      LOG_WARNING("Slow script detected: still in execution after %lld milliseconds. You can try "
+                  "killing the script using the %s command. Script name is: %s.",
+                  static_cast<long long>((now - g_run.start_us) / 1000),
+                  g_run.is_function ? "FUNCTION KILL" : "SCRIPT KILL", g_run.name.c_str());
+    } else if (now - g_run.last_poll_us < kBusyPollIntervalUs) {
+      return nullptr;
+    }
+    g_run.last_poll_us = now;
+    busy_state().error = g_run.is_function ? kBusyFunction : kBusyEval;
+    if (server_api().process_events_while_busy(*g_run.caller)) g_run.shutdown = true;
+    busy_state().error = nullptr;
+    return (g_run.killed || g_run.shutdown) ? kill_text() : nullptr;
+  }
+
+ private:
+  static const char* kill_text() {
+    if (g_run.shutdown) return "ERR Script killed by user with SHUTDOWN NOSAVE...";
+    return "ERR Script killed by user with SCRIPT KILL...";  // FUNCTION KILL too (Redis's text)
+  }
+  ReplyWriter writer_;
+};
+
+Host& host() {
+  static Host h;
+  return h;
+}
+
+// numkeys at argument 2 of EVAL/FCALL: Redis's errors, in its order.
+bool numkeys_arg(CommandContext& cx, size_t* numkeys) {
+  int64_t n;
+  if (!cx.int_arg(2, &n)) return false;
+  if (n < 0) {
+    cx.reply().error("ERR Number of keys can't be negative");
+    return false;
+  }
+  if (n > static_cast<int64_t>(cx.argc() - 3)) {
+    cx.reply().error("ERR Number of keys can't be greater than number of args");
+    return false;
+  }
+  *numkeys = static_cast<size_t>(n);
+  return true;
+}
+
+void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,
+         bool is_function, std::string_view name) {
+  Session& caller = cx.session();
+  Session& s = script_session();
+  s.db = caller.db;
+  s.db_index = caller.db_index;
+  s.id = caller.id;
+  s.authenticated = true;
+  s.flags = 0;
+  s.addr = "lua";
+  s.client = nullptr;
+  g_run = RunState{};
+  g_run.active = true;
+  g_run.is_function = is_function;
+  g_run.read_only = read_only;
+  g_run.caller = &caller;
+  g_run.start_us = monotonic_us();
+  g_run.name.assign(name);
+  if (is_function) {
+    for (std::string_view a : cx.args()) g_run.command.emplace_back(a);
+  }
+  std::span<const std::string_view> all = cx.args();
+  engine.run(ref, all.subspan(3, numkeys), all.subspan(3 + numkeys), name, host(), cx.reply());
+  if (g_run.busy) server_api().script_done(caller);
+  g_run.active = false;
+  g_run.caller = nullptr;
+}
+
+// ---- EVAL family -----------------------------------------------------------------------------
+
+void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
+  size_t numkeys;
+  if (!numkeys_arg(cx, &numkeys)) return;
+  LuaEngine& engine = eval_engine();
+  const LuaEngine::Script* script;
+  char sha[41];
+  if (by_sha) {
+    script = engine.find_script(cx.arg(1));
+    if (!script) return cx.reply().error(kErrNoScript);
+    for (size_t i = 0; i < 40; i++) sha[i] = static_cast<char>(tolower(static_cast<unsigned char>(cx.arg(1)[i])));
+    sha[40] = 0;
+  } else {
+    sha1_hex(cx.arg(1), sha);
+    LuaEngine::Sha key;
+    std::copy(sha, sha + 40, key.begin());
+    std::string error;
+    script = engine.load_script(cx.arg(1), key, &error);
+    if (!script) return cx.reply().error(error);
+  }
+  if (ro && !(script->flags & (kScriptNoWrites | kScriptEvalCompat))) {
+    return cx.reply().error(kErrRoWithWriteFlag);
+  }
+  run(cx, engine, script->ref, numkeys, ro || (script->flags & kScriptNoWrites), false,
+      std::string_view(sha, 40));
+}
+
+void cmd_eval(CommandContext& cx) { eval_generic(cx, false, false); }
+void cmd_evalsha(CommandContext& cx) { eval_generic(cx, true, false); }
+void cmd_eval_ro(CommandContext& cx) { eval_generic(cx, false, true); }
+void cmd_evalsha_ro(CommandContext& cx) { eval_generic(cx, true, true); }
+
+// SCRIPT LOAD body -> the sha, after compiling the script into the cache.
+void cmd_script_load(CommandContext& cx) {
+  char sha[41];
+  sha1_hex(cx.arg(2), sha);
+  LuaEngine::Sha key;
+  std::copy(sha, sha + 40, key.begin());
+  std::string error;
+  if (!eval_engine().load_script(cx.arg(2), key, &error)) return cx.reply().error(error);
+  cx.reply().bulk(std::string_view(sha, 40));
+}
+
+// SCRIPT EXISTS sha [sha ...] -> 1/0 per sha.
+void cmd_script_exists(CommandContext& cx) {
+  cx.reply().array(cx.argc() - 2);
+  for (size_t i = 2; i < cx.argc(); i++) cx.reply().integer(eval_engine().find_script(cx.arg(i)) ? 1 : 0);
+}
+
+// SCRIPT FLUSH [ASYNC|SYNC]: both flush at once (the cache is small).
+void cmd_script_flush(CommandContext& cx) {
+  if (cx.argc() > 3 || (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async"))) {
+    return cx.reply().error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+  }
+  eval_engine().reset();
+  cx.reply().ok();
+}
+
+void kill_generic(CommandContext& cx, bool function) {
+  if (!g_run.active) return cx.reply().error(kErrNotBusy);
+  if (g_run.is_function != function) return cx.reply().error(function ? kBusyEval : kBusyFunction);
+  if (g_run.wrote) return cx.reply().error(kErrUnkillable);
+  g_run.killed = true;
+  cx.reply().ok();
+}
+
+void cmd_script_kill(CommandContext& cx) { kill_generic(cx, false); }
+
+void cmd_script_help(CommandContext& cx) {
+  reply_help(cx, "SCRIPT",
+             {"EXISTS <sha1> [<sha1> ...]",
+              "    Return information about the existence of the scripts in the script cache.",
+              "FLUSH [ASYNC|SYNC]",
+              "    Flush the Lua scripts cache. Very dangerous on replicas.",
+              "    When called without the optional mode argument, the behavior is determined by the",
+              "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+              "    * ASYNC: Asynchronously flush the scripts cache.",
+              "    * SYNC: Synchronously flush the scripts cache.",
+              "KILL", "    Kill the currently executing Lua script.", "LOAD <script>",
+              "    Load a script into the scripts cache without executing it."});
+}
+
+// ---- FUNCTION / FCALL ----------------------------------------------------------------------------
+
+void fcall_generic(CommandContext& cx, bool ro) {
+  size_t numkeys;
+  if (!numkeys_arg(cx, &numkeys)) return;
+  const LuaEngine::Function* f = function_engine().find_function(cx.arg(1));
+  if (!f) return cx.reply().error("ERR Function not found");
+  if (ro && !(f->flags & kScriptNoWrites)) return cx.reply().error(kErrRoWithWriteFlag);
+  const std::string name = f->name;  // f may go away if the function table changes meanwhile
+  run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name);
+}
+
+void cmd_fcall(CommandContext& cx) { fcall_generic(cx, false); }
+void cmd_fcall_ro(CommandContext& cx) { fcall_generic(cx, true); }
+
+// FUNCTION LOAD [REPLACE] code -> the library name.
+void cmd_function_load(CommandContext& cx) {
+  bool replace = false;
+  for (size_t i = 2; i + 1 < cx.argc(); i++) {
+    if (!cx.is_arg(i, "replace")) {
+      return cx.reply().error_fmt("ERR Unknown option given: %s", std::string(cx.arg(i)).c_str());
+    }
+    replace = true;
+  }
+  std::string name, error;
+  if (!function_engine().load_library(cx.arg(cx.argc() - 1), replace, &name, &error)) {
+    return cx.reply().error(error);
+  }
+  cx.reply().bulk(name);
+}
+
+void cmd_function_delete(CommandContext& cx) {
+  if (!function_engine().delete_library(cx.arg(2))) return cx.reply().error("ERR Library not found");
+  cx.reply().ok();
+}
+
+// FUNCTION LIST [WITHCODE] [LIBRARYNAME pattern]
+void cmd_function_list(CommandContext& cx) {
+  bool with_code = false;
+  std::string_view pattern;
+  bool has_pattern = false;
+  for (size_t i = 2; i < cx.argc(); i++) {
+    if (cx.is_arg(i, "withcode") && !with_code) {
+      with_code = true;
+    } else if (cx.is_arg(i, "libraryname") && !has_pattern) {
+      if (i + 1 >= cx.argc()) return cx.reply().error("ERR library name argument was not given");
+      pattern = cx.arg(++i);
+      has_pattern = true;
+    } else {
+      return cx.reply().error_fmt("ERR Unknown argument %s", std::string(cx.arg(i)).c_str());
+    }
+  }
+  LuaEngine& engine = function_engine();
+  std::vector<const LuaEngine::Library*> libs;
+  for (const auto& [name, lib] : engine.libraries()) {
+    if (has_pattern && !glob_match(pattern, name, false)) continue;
+    libs.push_back(&lib);
+  }
+  std::sort(libs.begin(), libs.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  ReplyWriter& w = cx.reply();
+  w.array(libs.size());
+  for (const LuaEngine::Library* lib : libs) {
+    w.map(with_code ? 4 : 3);
+    w.bulk("library_name");
+    w.bulk(lib->name);
+    w.bulk("engine");
+    w.bulk("LUA");
+    w.bulk("functions");
+    w.array(lib->functions.size());
+    for (const std::string& fname : lib->functions) {
+      const LuaEngine::Function* f = engine.find_function(fname);
+      w.map(3);
+      w.bulk("name");
+      w.bulk(fname);
+      w.bulk("description");
+      if (f && f->has_description) {
+        w.bulk(f->description);
+      } else {
+        w.null();
+      }
+      w.bulk("flags");
+      size_t n = 0;
+      for (const ScriptFlagName& fl : kScriptFlagNames) n += (f && (f->flags & fl.flag)) ? 1 : 0;
+      w.set(n);
+      for (const ScriptFlagName& fl : kScriptFlagNames) {
+        if (f && (f->flags & fl.flag)) w.simple(fl.name);
+      }
+    }
+    if (with_code) {
+      w.bulk("library_code");
+      w.bulk(lib->code);
+    }
+  }
+}
+
+void cmd_function_flush(CommandContext& cx) {
+  if (cx.argc() > 3) {
+    return cx.reply().error("ERR unknown subcommand or wrong number of arguments for 'flush'. Try FUNCTION HELP.");
+  }
+  if (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async")) {
+    return cx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+  }
+  function_engine().reset();
+  cx.reply().ok();
+}
+
+void cmd_function_kill(CommandContext& cx) { kill_generic(cx, true); }
+
+// FUNCTION STATS -> running_script (null or name/command/duration_ms) and the engines.
+void cmd_function_stats(CommandContext& cx) {
+  if (g_run.active && !g_run.is_function) return cx.reply().error(kBusyEval);
+  ReplyWriter& w = cx.reply();
+  w.map(2);
+  w.bulk("running_script");
+  if (g_run.active) {
+    w.map(3);
+    w.bulk("name");
+    w.bulk(g_run.name);
+    w.bulk("command");
+    w.array(g_run.command.size());
+    for (const std::string& a : g_run.command) w.bulk(a);
+    w.bulk("duration_ms");
+    w.integer((monotonic_us() - g_run.start_us) / 1000);
+  } else {
+    w.null();
+  }
+  w.bulk("engines");
+  w.map(1);
+  w.bulk("LUA");
+  w.map(2);
+  w.bulk("libraries_count");
+  w.integer(static_cast<int64_t>(function_engine().libraries().size()));
+  w.bulk("functions_count");
+  w.integer(static_cast<int64_t>(function_engine().function_count()));
+}
+
+void cmd_function_help(CommandContext& cx) {
+  reply_help(cx, "FUNCTION",
+             {"LOAD [REPLACE] <FUNCTION CODE>",
+              "    Create a new library with the given library name and code.",
+              "DELETE <LIBRARY NAME>",
+              "    Delete the given library.",
+              "LIST [LIBRARYNAME PATTERN] [WITHCODE]",
+              "    Return general information on all the libraries:",
+              "    * Library name",
+              "    * The engine used to run the Library",
+              "    * Library description",
+              "    * Functions list",
+              "    * Library code (if WITHCODE is given)",
+              "    It also possible to get only function that matches a pattern using LIBRARYNAME argument.",
+              "STATS",
+              "    Return information about the current function running:",
+              "    * Function name",
+              "    * Command used to run the function",
+              "    * Duration in MS that the function is running",
+              "    If no function is running, return nil",
+              "    In addition, returns a list of available engines.",
+              "KILL",
+              "    Kill the current running function.",
+              "FLUSH [ASYNC|SYNC]",
+              "    Delete all the libraries.",
+              "    When called without the optional mode argument, the behavior is determined by the",
+              "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+              "    * ASYNC: Asynchronously flush the libraries.",
+              "    * SYNC: Synchronously flush the libraries."});
+}
+
+// ---- Table ---------------------------------------------------------------------------------------
+
+constexpr uint32_t kEvalFlags = kNoScript | kStale | kSkipMonitor | kNoMandatoryKeys | kMovableKeys;
+
+CommandSpec kScriptSubcommands[] = {
+    {"load", cmd_script_load, 3, kNoScript | kStale, 0, 0, 0, kAclScripting, "scripting", "Loads a server-side Lua script to the script cache.", "2.6.0", "O(N) with N being the length in bytes of the script body."},
+    {"exists", cmd_script_exists, -3, kNoScript, 0, 0, 0, kAclScripting, "scripting", "Determines whether server-side Lua scripts exist in the script cache.", "2.6.0", "O(N) with N being the number of scripts to check (so checking a single script is an O(1) operation)."},
+    {"flush", cmd_script_flush, -2, kNoScript, 0, 0, 0, kAclScripting, "scripting", "Removes all server-side Lua scripts from the script cache.", "2.6.0", "O(N) with N being the number of scripts in cache"},
+    {"kill", cmd_script_kill, 2, kNoScript | kAllowBusy, 0, 0, 0, kAclScripting, "scripting", "Terminates a server-side Lua script during execution.", "2.6.0", "O(1)"},
+    {"help", cmd_script_help, 2, kLoading | kStale, 0, 0, 0, kAclScripting, "scripting", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+};
+
+CommandSpec kFunctionSubcommands[] = {
+    {"load", cmd_function_load, -3, kWrite | kDenyOom | kNoScript, 0, 0, 0, kAclScripting, "scripting", "Creates a library.", "7.0.0", "O(1) (considering compilation time is redundant)"},
+    {"delete", cmd_function_delete, 3, kWrite | kNoScript, 0, 0, 0, kAclScripting, "scripting", "Deletes a library and its functions.", "7.0.0", "O(1)"},
+    {"list", cmd_function_list, -2, kNoScript, 0, 0, 0, kAclScripting, "scripting", "Returns information about all libraries.", "7.0.0", "O(N) where N is the number of functions"},
+    {"flush", cmd_function_flush, -2, kWrite | kNoScript, 0, 0, 0, kAclScripting, "scripting", "Deletes all libraries and functions.", "7.0.0", "O(N) where N is the number of functions deleted"},
+    {"kill", cmd_function_kill, 2, kNoScript | kAllowBusy, 0, 0, 0, kAclScripting, "scripting", "Terminates a function during execution.", "7.0.0", "O(1)"},
+    {"stats", cmd_function_stats, 2, kNoScript | kAllowBusy, 0, 0, 0, kAclScripting, "scripting", "Returns information about a function during execution.", "7.0.0", "O(1)"},
+    {"help", cmd_function_help, 2, kLoading | kStale, 0, 0, 0, kAclScripting, "scripting", "Returns helpful text about the different subcommands.", "7.0.0", "O(1)"},
+};
+
+CommandSpec kScriptingCommands[] = {
+    {"eval", cmd_eval, -3, kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Executes a server-side Lua script.", "2.6.0", "Depends on the script that is executed."},
+    {"evalsha", cmd_evalsha, -3, kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Executes a server-side Lua script by SHA1 digest.", "2.6.0", "Depends on the script that is executed."},
+    {"eval_ro", cmd_eval_ro, -3, kReadOnly | kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Executes a read-only server-side Lua script.", "7.0.0", "Depends on the script that is executed."},
+    {"evalsha_ro", cmd_evalsha_ro, -3, kReadOnly | kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Executes a read-only server-side Lua script by SHA1 digest.", "7.0.0", "Depends on the script that is executed."},
+    {"fcall", cmd_fcall, -3, kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Invokes a function.", "7.0.0", "Depends on the function that is executed."},
+    {"fcall_ro", cmd_fcall_ro, -3, kReadOnly | kEvalFlags, 0, 0, 0, kAclScripting, "scripting", "Invokes a read-only function.", "7.0.0", "Depends on the function that is executed."},
+    {"script", nullptr, -2, 0, 0, 0, 0, 0, "scripting", "A container for Lua scripts management commands.", "2.6.0", "Depends on subcommand.", kScriptSubcommands},
+    {"function", nullptr, -2, 0, 0, 0, 0, 0, "scripting", "A container for function commands.", "7.0.0", "Depends on subcommand.", kFunctionSubcommands},
+};
+
+}  // namespace
+
+std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
+
+}  // namespace keel

@@ -1,0 +1,1075 @@
+// LuaEngine: the sandboxed Lua state, the EVAL script cache, the FUNCTION libraries, redis.*
+// and the RESP <-> Lua conversions. Everything a client can see (error texts, conversion rules,
+// which globals exist) follows Redis 7.x; the tests in tests/unit/scripting.tcl and
+// functions.tcl pin them.
+//
+// Lua raises errors with longjmp. Every C function below that Lua calls finishes its C++ work
+// in an inner scope (or before any Lua call that may raise) and raises last, with nothing
+// destructible alive; C++ enters Lua only through lua_pcall.
+#include "scripting/lua_engine.h"
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+int luaopen_cjson(lua_State* L);
+int luaopen_bit(lua_State* L);
+}
+#include <openssl/evp.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "base/log.h"
+#include "base/numbers.h"
+#include "base/time.h"
+#include "scripting/lua_value.h"
+
+namespace keel {
+
+ScriptingOptions& scripting_options() {
+  static ScriptingOptions opts;
+  return opts;
+}
+
+const ScriptFlagName kScriptFlagNames[5] = {
+    {kScriptNoWrites, "no-writes"},   {kScriptAllowOom, "allow-oom"},
+    {kScriptAllowStale, "allow-stale"}, {kScriptNoCluster, "no-cluster"},
+    {kScriptAllowCrossSlot, "allow-cross-slot-keys"},
+};
+
+void sha1_hex(std::string_view data, char out[41]) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha1(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (unsigned i = 0; i < 20; i++) {
+    out[2 * i] = kHex[md[i] >> 4];
+    out[2 * i + 1] = kHex[md[i] & 15];
+  }
+  out[40] = 0;
+}
+
+namespace {
+
+constexpr int kHookInstructions = 10000;   // instructions between ScriptHost::poll calls
+constexpr int64_t kLoadTimeoutUs = 500000;  // FUNCTION LOAD: the library code's time budget
+constexpr const char* kRedisVersion = "7.4.0";
+constexpr int kRedisVersionNum = 0x070400;
+
+// Registry keys (addresses of these statics are unique light userdata keys).
+char kProxiesKey;  // weak-keyed table: readonly proxy -> its backing table
+
+// ---- rand48 (math.random / math.randomseed) ----------------------------------------------------
+// Redis replaces Lua's math.random with the 48-bit linear congruential generator of the POSIX
+// rand48 family, so the sequence after math.randomseed(n) is the same on every platform.
+uint64_t g_rand48 = 0x1234ABCD330Eull;
+int32_t rand48_next() {
+  g_rand48 = (g_rand48 * 0x5DEECE66Dull + 0xB) & ((1ull << 48) - 1);
+  return static_cast<int32_t>(g_rand48 >> 17);
+}
+void rand48_seed(int32_t seed) {
+  g_rand48 = (static_cast<uint64_t>(static_cast<uint32_t>(seed)) << 16) | 0x330E;
+}
+
+int lua_math_random(lua_State* L) {
+  constexpr int32_t kMax = INT32_MAX;
+  const double r = static_cast<double>(rand48_next() % kMax) / static_cast<double>(kMax);
+  switch (lua_gettop(L)) {
+    case 0:
+      lua_pushnumber(L, r);
+      break;
+    case 1: {
+      const int u = luaL_checkint(L, 1);
+      luaL_argcheck(L, 1 <= u, 1, "interval is empty");
+      lua_pushnumber(L, std::floor(r * u) + 1);
+      break;
+    }
+    case 2: {
+      const int l = luaL_checkint(L, 1);
+      const int u = luaL_checkint(L, 2);
+      luaL_argcheck(L, l <= u, 2, "interval is empty");
+      lua_pushnumber(L, std::floor(r * (u - l + 1)) + l);
+      break;
+    }
+    default:
+      return luaL_error(L, "wrong number of arguments");
+  }
+  return 1;
+}
+
+int lua_math_randomseed(lua_State* L) {
+  rand48_seed(luaL_checkint(L, 1));
+  return 0;
+}
+
+int lua_os_clock(lua_State* L) {
+  lua_pushnumber(L, static_cast<double>(clock()) / CLOCKS_PER_SEC);
+  return 1;
+}
+
+// ---- readonly proxies --------------------------------------------------------------------------
+// Redis's Lua marks the globals and library tables readonly (a patch to the interpreter). With
+// the stock interpreter each protected table is an empty proxy whose metatable reads through to
+// the real (backing) table and rejects writes; next/pairs/rawget/rawset know about proxies.
+
+int proxy_newindex(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
+
+// __index of the globals proxy (upvalue 1: the backing table): a missing name is an error.
+int strict_index(lua_State* L) {
+  lua_pushvalue(L, 2);
+  lua_rawget(L, lua_upvalueindex(1));
+  if (!lua_isnil(L, -1)) return 1;
+  const char* name = lua_tostring(L, 2);
+  return luaL_error(L, "Script attempted to access nonexistent global variable '%s'",
+                    name ? name : "?");
+}
+
+// Backing table of the proxy at idx, pushed; or the value itself when it is no proxy.
+void push_backing(lua_State* L, int idx) {
+  lua_pushlightuserdata(L, &kProxiesKey);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, idx);
+  }
+}
+bool is_proxy(lua_State* L, int idx) {
+  lua_pushlightuserdata(L, &kProxiesKey);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2);
+  const bool yes = !lua_isnil(L, -1);
+  lua_pop(L, 2);
+  return yes;
+}
+
+// Pushes a readonly proxy for the table at backing_idx. strict: reading a missing key raises
+// "nonexistent global variable" (the globals table). The closure is left in *index_ref when
+// given (the functions engine switches the backing table during FUNCTION LOAD).
+void push_proxy(lua_State* L, int backing_idx, bool strict, int* index_ref = nullptr) {
+  backing_idx = backing_idx < 0 ? lua_gettop(L) + backing_idx + 1 : backing_idx;
+  lua_newtable(L);                       // proxy
+  lua_createtable(L, 0, 3);              // metatable
+  if (strict) {
+    lua_pushvalue(L, backing_idx);
+    lua_pushcclosure(L, strict_index, 1);
+    if (index_ref) {
+      lua_pushvalue(L, -1);
+      *index_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+  } else {
+    lua_pushvalue(L, backing_idx);
+  }
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, proxy_newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_pushlightuserdata(L, &kProxiesKey);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_pushvalue(L, -2);
+  lua_pushvalue(L, backing_idx);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+int sandbox_next(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 2);
+  push_backing(L, 1);
+  lua_replace(L, 1);
+  if (lua_next(L, 1)) return 2;
+  lua_pushnil(L);
+  return 1;
+}
+int sandbox_pairs(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_pushvalue(L, lua_upvalueindex(1));  // sandbox_next
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+int sandbox_rawget(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  push_backing(L, 1);
+  lua_replace(L, 1);
+  lua_rawget(L, 1);
+  return 1;
+}
+int sandbox_rawset(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  luaL_checkany(L, 3);
+  if (is_proxy(L, 1)) {
+    lua_pushstring(L, "Attempt to modify a readonly table");
+    return lua_error(L);
+  }
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 1;
+}
+
+// Lua's pcall, except that a caught error table {err = "..."} (what redis.call and the redis.*
+// helpers raise) is returned as its err string, as in Redis: scripts written for older versions
+// expect a string there.
+int sandbox_pcall(lua_State* L) {
+  if (lua_gettop(L) == 0) {
+    lua_pushboolean(L, 0);
+    lua_pushliteral(L, "bad argument #1 to 'pcall' (value expected)");
+    return 2;
+  }
+  const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  if (status == 0) {
+    lua_pushboolean(L, 1);
+    lua_insert(L, 1);
+    return lua_gettop(L);
+  }
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "err");
+    if (lua_isstring(L, -1)) {
+      lua_replace(L, -2);
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  lua_pushboolean(L, 0);
+  lua_insert(L, -2);
+  return 2;
+}
+
+// ---- errors ------------------------------------------------------------------------------------
+
+// Pushes {err = msg}.
+void push_error_table(lua_State* L, const char* msg, size_t len) {
+  lua_createtable(L, 0, 1);
+  lua_pushlstring(L, msg, len);
+  lua_setfield(L, -2, "err");
+}
+// Raises {err = msg}: the way redis.* report misuse (the reply gets no "user_script:N:" prefix).
+int raise_error(lua_State* L, const char* msg) {
+  push_error_table(L, msg, strlen(msg));
+  return lua_error(L);
+}
+
+// The message handler of every protected call: turns a string error into {err = "ERR " .. msg}
+// and records where the error happened (source, line) for the "script: ..., on @src:N." suffix.
+int error_handler(lua_State* L) {
+  if (!lua_istable(L, 1)) {
+    const char* s = lua_tostring(L, 1);
+    lua_pushstring(L, "ERR ");
+    if (s) {
+      lua_pushvalue(L, 1);
+    } else {
+      lua_pushstring(L, lua_typename(L, lua_type(L, 1)));
+    }
+    lua_concat(L, 2);
+    lua_createtable(L, 0, 3);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "err");
+    lua_replace(L, 1);
+  }
+  lua_settop(L, 1);
+  lua_Debug ar;
+  bool found = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
+  if (found && strcmp(ar.what, "C") == 0) found = lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar);
+  if (found && strcmp(ar.what, "C") != 0) {
+    lua_pushstring(L, ar.source);
+    lua_setfield(L, 1, "source");
+    lua_pushinteger(L, ar.currentline);
+    lua_setfield(L, 1, "line");
+  }
+  return 1;
+}
+
+void sanitize_into(std::string& out, std::string_view s) {
+  for (char c : s) out += (c == '\r' || c == '\n') ? ' ' : c;
+}
+
+// ---- shebang -----------------------------------------------------------------------------------
+
+struct Shebang {
+  bool present = false;
+  std::string_view engine;               // text after "#!" up to the first space
+  std::vector<std::string_view> options;  // the other space-separated words
+};
+Shebang parse_shebang(std::string_view body) {
+  Shebang sb;
+  if (body.substr(0, 2) != "#!") return sb;
+  sb.present = true;
+  std::string_view line = body.substr(0, body.find('\n'));
+  size_t i = 0;
+  bool first = true;
+  while (i < line.size()) {
+    while (i < line.size() && line[i] == ' ') i++;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ') j++;
+    if (j > i) {
+      if (first) {
+        sb.engine = line.substr(i, j - i);
+        first = false;
+      } else {
+        sb.options.push_back(line.substr(i, j - i));
+      }
+    }
+    i = j;
+  }
+  return sb;
+}
+
+bool flag_by_name(std::string_view name, uint32_t* flag) {
+  for (const ScriptFlagName& f : kScriptFlagNames) {
+    if (name == f.name) {
+      *flag = f.flag;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool valid_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+// The code Lua compiles: the shebang line turned into a comment so line numbers stay the same.
+std::string code_for_lua(std::string_view body) {
+  std::string code(body);
+  if (code.size() >= 2 && code[0] == '#' && code[1] == '!') code[0] = code[1] = '-';
+  return code;
+}
+
+LuaEngine* engine_of(lua_State* L) {
+  void* ud = nullptr;
+  lua_getallocf(L, &ud);
+  return static_cast<LuaEngine*>(ud);
+}
+
+int64_t g_lua_memory = 0;
+void* lua_alloc(void*, void* ptr, size_t osize, size_t nsize) {
+  g_lua_memory += static_cast<int64_t>(nsize) - static_cast<int64_t>(ptr ? osize : 0);
+  if (nsize == 0) {
+    free(ptr);
+    return nullptr;
+  }
+  return realloc(ptr, nsize);
+}
+
+int at_panic(lua_State* L) {
+  const char* msg = lua_tostring(L, -1);
+  LOG_WARNING("Lua panic (unprotected error): %s", msg ? msg : "?");
+  abort();
+}
+
+}  // namespace
+
+// The C functions Lua calls; a struct so they can reach LuaEngine's private state.
+struct LuaEngine::Protected {
+  static int call(lua_State* L) { return generic_call(L, true); }
+  static int pcall(lua_State* L) { return generic_call(L, false); }
+
+  // redis.call / redis.pcall: arguments -> host->call -> RESP reply -> Lua value. redis.call
+  // raises error replies; redis.pcall returns them as {err = ...}.
+  static int generic_call(lua_State* L, bool raise) {
+    LuaEngine* e = engine_of(L);
+    const int argc = lua_gettop(L);
+    const char* misuse = nullptr;
+    if (!e->host_) {
+      misuse = "ERR redis.call is only available while a script runs";
+    } else if (argc == 0) {
+      misuse = "ERR Please specify at least one argument for this redis lib call";
+    } else {
+      // Inner scope: the views point into Lua strings on the stack (alive until we return) and
+      // into call_numbers_, a member; nothing here outlives the scope or needs destruction.
+      e->call_args_.clear();
+      e->call_numbers_.clear();
+      for (int i = 1; i <= argc && !misuse; i++) {
+        const int t = lua_type(L, i);
+        if (t == LUA_TSTRING) {
+          size_t len;
+          const char* s = lua_tolstring(L, i, &len);
+          e->call_args_.emplace_back(s, len);
+        } else if (t == LUA_TNUMBER) {
+          // Integral numbers as integers, others as "%.17g" (Redis's rule). The text goes into
+          // call_numbers_; the view is filled in once that string stops growing.
+          char buf[kDoubleBufSize];
+          const double d = lua_tonumber(L, i);
+          size_t n;
+          if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
+            n = format_int64(static_cast<int64_t>(d), buf);
+          } else {
+            n = static_cast<size_t>(snprintf(buf, sizeof(buf), "%.17g", d));
+          }
+          e->call_numbers_.append(buf, n);
+          e->call_args_.emplace_back(static_cast<const char*>(nullptr), n);
+        } else {
+          misuse = "ERR Lua redis lib command arguments must be strings or integers";
+        }
+      }
+      if (!misuse) {
+        size_t off = 0;
+        for (std::string_view& v : e->call_args_) {
+          if (v.data() != nullptr) continue;
+          v = std::string_view(e->call_numbers_.data() + off, v.size());
+          off += v.size();
+        }
+        e->call_reply_.clear();
+        e->host_->call(e->call_args_, e->resp_, e->call_reply_);
+      }
+    }
+    if (misuse) {
+      push_error_table(L, misuse, strlen(misuse));
+      if (raise) return lua_error(L);
+      return 1;
+    }
+    const char* p = e->call_reply_.data();
+    const char* end = p + e->call_reply_.size();
+    const bool is_error = p < end && (*p == '-' || *p == '!');
+    push_resp_value(L, p, end);
+    if (is_error && raise) return lua_error(L);
+    return 1;
+  }
+
+  static int error_reply(lua_State* L) {
+    if (lua_gettop(L) != 1 || lua_type(L, 1) != LUA_TSTRING) {
+      static constexpr char kMsg[] = "ERR wrong number or type of arguments";
+      push_error_table(L, kMsg, sizeof(kMsg) - 1);
+      return 1;
+    }
+    size_t len;
+    const char* s = lua_tolstring(L, 1, &len);
+    if (len > 0 && s[0] == '-') s++, len--;
+    if (memchr(s, ' ', len) == nullptr) {  // no error code given: Redis adds "ERR "
+      lua_pushliteral(L, "ERR ");
+      lua_pushlstring(L, s, len);
+      lua_concat(L, 2);
+      s = lua_tolstring(L, -1, &len);
+    }
+    push_error_table(L, s, len);
+    return 1;
+  }
+
+  static int status_reply(lua_State* L) {
+    if (lua_gettop(L) != 1 || lua_type(L, 1) != LUA_TSTRING) {
+      static constexpr char kMsg[] = "ERR wrong number or type of arguments";
+      push_error_table(L, kMsg, sizeof(kMsg) - 1);
+      return 1;
+    }
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, 1);
+    lua_setfield(L, -2, "ok");
+    return 1;
+  }
+
+  static int sha1hex(lua_State* L) {
+    if (lua_gettop(L) != 1) return raise_error(L, "ERR wrong number of arguments");
+    size_t len = 0;
+    const char* s = lua_tolstring(L, 1, &len);
+    char hex[41];
+    sha1_hex(std::string_view(s ? s : "", s ? len : 0), hex);
+    lua_pushlstring(L, hex, 40);
+    return 1;
+  }
+
+  static int log(lua_State* L) {
+    const int argc = lua_gettop(L);
+    if (argc < 2) return raise_error(L, "ERR redis.log() requires two arguments or more.");
+    if (!lua_isnumber(L, 1)) return raise_error(L, "ERR First argument must be a number (log level).");
+    const int level = static_cast<int>(lua_tonumber(L, 1));
+    if (level < 0 || level > 3) return raise_error(L, "ERR Invalid debug level.");
+    if (!log_enabled(static_cast<LogLevel>(level))) return 0;
+    // Concatenate the message in Lua (no C++ string alive if this raises).
+    int parts = 0;
+    for (int i = 2; i <= argc; i++) {
+      if (!lua_isstring(L, i)) continue;
+      if (parts > 0) {
+        lua_pushliteral(L, " ");
+        parts++;
+      }
+      lua_pushvalue(L, i);
+      parts++;
+    }
+    if (parts == 0) lua_pushliteral(L, "");
+    else lua_concat(L, parts);
+    log_raw(static_cast<LogLevel>(level), "%s", lua_tostring(L, -1));
+    return 0;
+  }
+
+  static int setresp(lua_State* L) {
+    if (lua_gettop(L) != 1) return raise_error(L, "ERR redis.setresp() requires one argument.");
+    const int v = static_cast<int>(lua_tonumber(L, 1));
+    if (v != 2 && v != 3) return raise_error(L, "ERR RESP version must be 2 or 3.");
+    engine_of(L)->resp_ = v;
+    return 0;
+  }
+
+  static int set_repl(lua_State* L) {
+    if (lua_gettop(L) != 1) return raise_error(L, "ERR redis.set_repl() requires two arguments.");
+    const int v = static_cast<int>(lua_tonumber(L, 1));
+    if (v & ~3) {
+      return raise_error(
+          L, "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+    }
+    return 0;
+  }
+
+  static int replicate_commands(lua_State* L) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  static int breakpoint(lua_State* L) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  static int debug(lua_State*) { return 0; }
+
+  // redis.register_function(name, callback) or redis.register_function{function_name=...,
+  // callback=..., flags={...}, description=...}: only while FUNCTION LOAD runs the library.
+  static int register_function(lua_State* L) {
+    LuaEngine* e = engine_of(L);
+    if (!e->loading_) return raise_error(L, "ERR redis.register_function can only be called on FUNCTION LOAD command");
+    const int argc = lua_gettop(L);
+    int name_idx = 0, cb_idx = 0, flags_idx = 0, desc_idx = 0;
+    if (argc == 1) {
+      if (!lua_istable(L, 1)) {
+        return raise_error(L, "ERR calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).");
+      }
+      lua_pushnil(L);
+      while (lua_next(L, 1)) {
+        const char* k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
+        const int vidx = lua_gettop(L);
+        if (k && strcmp(k, "function_name") == 0) {
+          name_idx = vidx;
+        } else if (k && strcmp(k, "callback") == 0) {
+          cb_idx = vidx;
+        } else if (k && strcmp(k, "flags") == 0) {
+          flags_idx = vidx;
+        } else if (k && strcmp(k, "description") == 0) {
+          desc_idx = vidx;
+        } else {
+          return raise_error(L, "ERR unknown argument given to redis.register_function");
+        }
+        lua_pushvalue(L, -2);  // keep the value on the stack (its index is recorded), next key
+      }
+      if (!name_idx) return raise_error(L, "ERR redis.register_function must get a function name argument");
+      if (!cb_idx) return raise_error(L, "ERR redis.register_function must get a callback argument");
+    } else if (argc == 2) {
+      name_idx = 1;
+      cb_idx = 2;
+    } else {
+      return raise_error(L, "ERR wrong number of arguments to redis.register_function");
+    }
+    if (lua_type(L, name_idx) != LUA_TSTRING) {
+      return raise_error(L, "ERR function_name argument given to redis.register_function must be a string");
+    }
+    if (!lua_isfunction(L, cb_idx)) {
+      return raise_error(L, argc == 2 ? "ERR second argument to redis.register_function must be a function"
+                                      : "ERR callback argument given to redis.register_function must be a function");
+    }
+    if (desc_idx && lua_type(L, desc_idx) != LUA_TSTRING) {
+      return raise_error(L, "ERR description argument given to redis.register_function must be a string");
+    }
+    uint32_t flags = 0;
+    if (flags_idx) {
+      if (!lua_istable(L, flags_idx)) return raise_error(L, "ERR flags argument to redis.register_function must be a table representing function flags");
+      for (int j = 1;; j++) {
+        lua_rawgeti(L, flags_idx, j);
+        if (lua_isnil(L, -1)) {
+          lua_pop(L, 1);
+          break;
+        }
+        uint32_t f = 0;
+        if (lua_type(L, -1) != LUA_TSTRING || !flag_by_name(lua_tostring(L, -1), &f)) {
+          return raise_error(L, "ERR unknown flag given");
+        }
+        flags |= f;
+        lua_pop(L, 1);
+      }
+    }
+    size_t name_len;
+    const char* name = lua_tolstring(L, name_idx, &name_len);
+    if (!valid_name(std::string_view(name, name_len))) {
+      return raise_error(L, "ERR Function names can only contain letters, numbers, or underscores(_) and must be at least one character long");
+    }
+    for (const Function& f : *e->loading_) {
+      if (f.name == std::string_view(name, name_len)) return raise_error(L, "ERR Function already exists in the library");
+    }
+    size_t desc_len = 0;
+    const char* desc = desc_idx ? lua_tolstring(L, desc_idx, &desc_len) : nullptr;
+    lua_pushvalue(L, cb_idx);
+    const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    {
+      Function fn;
+      fn.name.assign(name, name_len);
+      if (desc) fn.description.assign(desc, desc_len);
+      fn.has_description = desc != nullptr;
+      fn.flags = flags;
+      fn.ref = ref;
+      e->loading_->push_back(std::move(fn));
+    }
+    return 0;
+  }
+
+  static void hook(lua_State* L, lua_Debug*) {
+    LuaEngine* e = engine_of(L);
+    const char* err = nullptr;
+    if (e->loading_) {
+      if (monotonic_us() > e->load_deadline_us_) err = "FUNCTION LOAD timeout";
+    } else if (e->host_) {
+      err = e->host_->poll();
+    }
+    if (!err) return;
+    // From now on every instruction raises again, so a pcall inside the script cannot keep
+    // it alive.
+    lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    raise_error(L, err);
+  }
+};
+
+// ---- LuaEngine ---------------------------------------------------------------------------------
+
+LuaEngine::LuaEngine(Kind kind) : kind_(kind) { open(); }
+LuaEngine::~LuaEngine() { close(); }
+
+void LuaEngine::close() {
+  if (L_) lua_close(L_);
+  L_ = nullptr;
+}
+
+void LuaEngine::reset() {
+  close();
+  scripts_.clear();
+  libraries_.clear();
+  functions_.clear();
+  open();
+}
+
+size_t LuaEngine::memory() const { return L_ ? static_cast<size_t>(lua_gc(L_, LUA_GCCOUNT, 0)) * 1024 : 0; }
+
+size_t LuaEngine::scripts_memory() const {
+  size_t n = 0;
+  for (const auto& [sha, s] : scripts_) n += sha.size() + s.body.size() + sizeof(Script);
+  return n;
+}
+
+namespace {
+void set_cfunction(lua_State* L, int table, const char* name, lua_CFunction f) {
+  lua_pushcfunction(L, f);
+  lua_setfield(L, table, name);
+}
+void set_number(lua_State* L, int table, const char* name, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, table, name);
+}
+void open_lib(lua_State* L, lua_CFunction f, const char* name) {
+  lua_pushcfunction(L, f);
+  lua_pushstring(L, name);
+  lua_call(L, 1, 0);
+}
+}  // namespace
+
+void LuaEngine::open() {
+  L_ = lua_newstate(lua_alloc, this);
+  lua_atpanic(L_, at_panic);
+  lua_State* L = L_;
+  // Everything below runs unprotected at start-up; it only fails on out-of-memory (panic).
+  lua_pushlightuserdata(L, &kProxiesKey);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_rawset(L, LUA_REGISTRYINDEX);
+
+  open_lib(L, luaopen_base, "");
+  open_lib(L, luaopen_table, LUA_TABLIBNAME);
+  open_lib(L, luaopen_string, LUA_STRLIBNAME);
+  open_lib(L, luaopen_math, LUA_MATHLIBNAME);
+  lua_pushcfunction(L, luaopen_cjson);
+  lua_call(L, 0, 1);
+  lua_setglobal(L, "cjson");
+  lua_pushcfunction(L, luaopen_bit);
+  lua_pushliteral(L, "bit");
+  lua_call(L, 1, 1);
+  lua_setglobal(L, "bit");
+  // TODO(scripting): struct and cmsgpack (Redis bundles both) are not provided yet.
+
+  const int G = LUA_GLOBALSINDEX;
+  for (const char* name : {"dofile", "loadfile", "print", "setfenv", "getfenv", "module",
+                           "require", "newproxy"}) {
+    lua_pushnil(L);
+    lua_setfield(L, G, name);
+  }
+  lua_getglobal(L, "math");
+  set_cfunction(L, lua_gettop(L), "random", lua_math_random);
+  set_cfunction(L, lua_gettop(L), "randomseed", lua_math_randomseed);
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 1);  // os: only clock (Redis 7.4)
+  set_cfunction(L, lua_gettop(L), "clock", lua_os_clock);
+  lua_setglobal(L, "os");
+  lua_pushcfunction(L, sandbox_next);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, G, "next");
+  lua_pushcclosure(L, sandbox_pairs, 1);
+  lua_setfield(L, G, "pairs");
+  set_cfunction(L, G, "rawget", sandbox_rawget);
+  set_cfunction(L, G, "rawset", sandbox_rawset);
+  set_cfunction(L, G, "pcall", sandbox_pcall);
+
+  // The redis table.
+  lua_newtable(L);
+  const int R = lua_gettop(L);
+  set_cfunction(L, R, "call", Protected::call);
+  set_cfunction(L, R, "pcall", Protected::pcall);
+  set_cfunction(L, R, "error_reply", Protected::error_reply);
+  set_cfunction(L, R, "status_reply", Protected::status_reply);
+  set_cfunction(L, R, "sha1hex", Protected::sha1hex);
+  set_cfunction(L, R, "log", Protected::log);
+  set_cfunction(L, R, "setresp", Protected::setresp);
+  set_cfunction(L, R, "set_repl", Protected::set_repl);
+  set_cfunction(L, R, "replicate_commands", Protected::replicate_commands);
+  set_cfunction(L, R, "breakpoint", Protected::breakpoint);
+  set_cfunction(L, R, "debug", Protected::debug);
+  set_number(L, R, "LOG_DEBUG", 0);
+  set_number(L, R, "LOG_VERBOSE", 1);
+  set_number(L, R, "LOG_NOTICE", 2);
+  set_number(L, R, "LOG_WARNING", 3);
+  set_number(L, R, "REPL_NONE", 0);
+  set_number(L, R, "REPL_AOF", 1);
+  set_number(L, R, "REPL_SLAVE", 2);
+  set_number(L, R, "REPL_REPLICA", 2);
+  set_number(L, R, "REPL_ALL", 3);
+  lua_pushstring(L, kRedisVersion);
+  lua_setfield(L, R, "REDIS_VERSION");
+  set_number(L, R, "REDIS_VERSION_NUM", kRedisVersionNum);
+  lua_setglobal(L, "redis");
+
+  // Library tables become readonly proxies.
+  for (const char* lib : {"redis", "string", "math", "table", "cjson", "bit", "os", "coroutine"}) {
+    lua_getglobal(L, lib);
+    push_proxy(L, -1, false);
+    lua_setglobal(L, lib);
+    lua_pop(L, 1);
+  }
+
+  // The globals: the real table stays reachable from the registry; scripts see a strict proxy.
+  lua_pushvalue(L, G);
+  const int real = lua_gettop(L);
+  lua_pushvalue(L, real);
+  runtime_globals_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  push_proxy(L, real, true, &globals_index_ref_);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, real, "_G");
+
+  if (kind_ == Kind::kFunction) {
+    // What library code sees while FUNCTION LOAD runs it: redis.register_function, redis.log,
+    // the log levels and the version, nothing else.
+    lua_newtable(L);  // load-time globals
+    const int LG = lua_gettop(L);
+    lua_newtable(L);
+    const int LR = lua_gettop(L);
+    set_cfunction(L, LR, "register_function", Protected::register_function);
+    set_cfunction(L, LR, "log", Protected::log);
+    set_number(L, LR, "LOG_DEBUG", 0);
+    set_number(L, LR, "LOG_VERBOSE", 1);
+    set_number(L, LR, "LOG_NOTICE", 2);
+    set_number(L, LR, "LOG_WARNING", 3);
+    lua_pushstring(L, kRedisVersion);
+    lua_setfield(L, LR, "REDIS_VERSION");
+    set_number(L, LR, "REDIS_VERSION_NUM", kRedisVersionNum);
+    push_proxy(L, LR, true);
+    lua_setfield(L, LG, "redis");
+    lua_pop(L, 1);
+    load_globals_ref_ = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
+  lua_replace(L, G);  // the proxy becomes the globals table of the state
+  lua_pop(L, 1);      // real
+  lua_settop(L, 0);
+}
+
+// ---- EVAL scripts --------------------------------------------------------------------------------
+
+const LuaEngine::Script* LuaEngine::find_script(std::string_view sha) const {
+  if (sha.size() != 40) return nullptr;
+  char lower[40];
+  for (size_t i = 0; i < 40; i++) lower[i] = static_cast<char>(tolower(static_cast<unsigned char>(sha[i])));
+  // TODO(scripting): heterogeneous lookup would avoid this temporary key on EVALSHA.
+  auto it = scripts_.find(std::string(lower, 40));
+  return it == scripts_.end() ? nullptr : &it->second;
+}
+
+std::string LuaEngine::compile_error(const char* what) {
+  std::string msg = what;
+  const char* lua_msg = lua_tostring(L_, -1);
+  msg += lua_msg ? lua_msg : "unknown error";
+  lua_pop(L_, 1);
+  std::string clean;
+  sanitize_into(clean, msg);
+  return clean;
+}
+
+const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha& sha,
+                                               std::string* error) {
+  std::string key(sha.data(), sha.size());
+  auto it = scripts_.find(key);
+  if (it != scripts_.end()) return &it->second;
+  uint32_t flags = kScriptEvalCompat;
+  const Shebang sb = parse_shebang(body);
+  if (sb.present) {
+    flags = 0;
+    if (sb.engine != "#!lua") {
+      *error = "ERR Unexpected engine in script shebang: ";
+      error->append(sb.engine);
+      return nullptr;
+    }
+    for (std::string_view opt : sb.options) {
+      if (opt.substr(0, 6) != "flags=") {
+        *error = "ERR Unknown lua shebang option: ";
+        error->append(opt);
+        return nullptr;
+      }
+      std::string_view list = opt.substr(6);
+      while (!list.empty()) {
+        const size_t comma = list.find(',');
+        std::string_view name = list.substr(0, comma);
+        uint32_t f = 0;
+        if (!name.empty()) {
+          if (!flag_by_name(name, &f)) {
+            *error = "ERR Unexpected flag in script shebang: ";
+            error->append(name);
+            return nullptr;
+          }
+        }
+        flags |= f;
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+      }
+    }
+  }
+  const std::string code = code_for_lua(body);
+  if (luaL_loadbuffer(L_, code.data(), code.size(), "@user_script") != 0) {
+    *error = compile_error("ERR Error compiling script (new function): ");
+    return nullptr;
+  }
+  Script s;
+  s.ref = luaL_ref(L_, LUA_REGISTRYINDEX);
+  s.flags = flags;
+  s.body.assign(body);
+  return &scripts_.emplace(std::move(key), std::move(s)).first->second;
+}
+
+// ---- FUNCTION libraries ----------------------------------------------------------------------------
+
+const LuaEngine::Function* LuaEngine::find_function(std::string_view name) const {
+  auto it = functions_.find(std::string(name));
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+bool LuaEngine::delete_library(std::string_view name) {
+  auto it = libraries_.find(std::string(name));
+  if (it == libraries_.end()) return false;
+  for (const std::string& f : it->second.functions) {
+    auto fit = functions_.find(f);
+    if (fit != functions_.end()) {
+      luaL_unref(L_, LUA_REGISTRYINDEX, fit->second.ref);
+      functions_.erase(fit);
+    }
+  }
+  libraries_.erase(it);
+  return true;
+}
+
+bool LuaEngine::load_library(std::string_view code, bool replace, std::string* name,
+                             std::string* error) {
+  const Shebang sb = parse_shebang(code);
+  if (!sb.present) {
+    *error = "ERR Missing library metadata";
+    return false;
+  }
+  std::string_view engine = sb.engine.substr(2);
+  if (engine.size() != 3 || strncasecmp(engine.data(), "lua", 3) != 0) {
+    *error = "ERR Engine '" + std::string(engine) + "' not found";
+    return false;
+  }
+  std::string_view lib;
+  bool has_name = false;
+  for (std::string_view opt : sb.options) {
+    if (opt.substr(0, 5) == "name=") {
+      lib = opt.substr(5);
+      has_name = true;
+    } else {
+      *error = "ERR Invalid metadata value given: ";
+      error->append(opt);
+      return false;
+    }
+  }
+  if (!has_name) {
+    *error = "ERR Library name was not given";
+    return false;
+  }
+  if (!valid_name(lib)) {
+    *error = "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
+    return false;
+  }
+  const std::string lib_name(lib);
+  if (!replace && libraries_.count(lib_name)) {
+    *error = "ERR Library '" + lib_name + "' already exists";
+    return false;
+  }
+  const std::string lua_code = code_for_lua(code);
+  if (luaL_loadbuffer(L_, lua_code.data(), lua_code.size(), "@user_function") != 0) {
+    *error = compile_error("ERR Error compiling function: ");
+    return false;
+  }
+  // Run the library code with the load-time globals.
+  std::vector<Function> pending;
+  lua_State* L = L_;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, globals_index_ref_);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, load_globals_ref_);
+  lua_setupvalue(L, -2, 1);
+  lua_pop(L, 1);
+  lua_pushcfunction(L, error_handler);
+  lua_insert(L, -2);
+  loading_ = &pending;
+  load_deadline_us_ = monotonic_us() + kLoadTimeoutUs;
+  lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
+  const int rc = lua_pcall(L, 0, 0, -2);
+  lua_sethook(L, nullptr, 0, 0);
+  loading_ = nullptr;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, globals_index_ref_);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, runtime_globals_ref_);
+  lua_setupvalue(L, -2, 1);
+  lua_pop(L, 1);
+  auto drop_pending = [&] {
+    for (const Function& f : pending) luaL_unref(L, LUA_REGISTRYINDEX, f.ref);
+  };
+  if (rc != 0) {
+    std::string msg = "ERR Error registering functions: ";
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "err");
+      const char* e = lua_tostring(L, -1);
+      sanitize_into(msg, e ? e : "unknown error");
+      lua_pop(L, 1);
+    } else {
+      const char* e = lua_tostring(L, -1);
+      sanitize_into(msg, e ? e : "unknown error");
+    }
+    lua_settop(L, 0);
+    drop_pending();
+    *error = std::move(msg);
+    return false;
+  }
+  lua_settop(L, 0);
+  if (pending.empty()) {
+    *error = "ERR No functions registered";
+    return false;
+  }
+  for (const Function& f : pending) {
+    auto it = functions_.find(f.name);
+    if (it != functions_.end() && !(replace && it->second.library == lib_name)) {
+      drop_pending();
+      *error = "ERR Function " + f.name + " already exists";
+      return false;
+    }
+  }
+  if (replace) delete_library(lib_name);
+  Library& l = libraries_[lib_name];
+  l.name = lib_name;
+  l.code.assign(code);
+  for (Function& f : pending) {
+    f.library = lib_name;
+    l.functions.push_back(f.name);
+    functions_.emplace(f.name, std::move(f));
+  }
+  *name = lib_name;
+  return true;
+}
+
+// ---- Running ---------------------------------------------------------------------------------------
+
+void LuaEngine::run(int ref, std::span<const std::string_view> keys,
+                    std::span<const std::string_view> args, std::string_view name, ScriptHost& host,
+                    ReplyWriter& w) {
+  lua_State* L = L_;
+  host_ = &host;
+  resp_ = 2;
+  lua_settop(L, 0);
+  lua_pushcfunction(L, error_handler);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  auto push_array = [L](std::span<const std::string_view> items) {
+    lua_createtable(L, static_cast<int>(items.size()), 0);
+    for (size_t i = 0; i < items.size(); i++) {
+      lua_pushlstring(L, items[i].data(), items[i].size());
+      lua_rawseti(L, -2, static_cast<int>(i + 1));
+    }
+  };
+  int nargs = 0;
+  if (kind_ == Kind::kEval) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, runtime_globals_ref_);
+    push_array(keys);
+    lua_setfield(L, -2, "KEYS");
+    push_array(args);
+    lua_setfield(L, -2, "ARGV");
+    lua_pop(L, 1);
+  } else {
+    push_array(keys);
+    push_array(args);
+    nargs = 2;
+  }
+  lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
+  const int rc = lua_pcall(L, nargs, 1, 1);
+  lua_sethook(L, nullptr, 0, 0);
+  host_ = nullptr;
+  if (rc == 0) {
+    write_lua_value(L, -1, resp_, w);
+  } else {
+    std::string msg;
+    if (lua_istable(L, -1)) {
+      lua_getfield(L, -1, "err");
+      const char* e = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : nullptr;
+      sanitize_into(msg, e ? e : "ERR unknown error");
+      lua_pop(L, 1);
+      lua_getfield(L, -1, "source");
+      lua_getfield(L, -2, "line");
+      msg += " script: ";
+      msg.append(name);
+      if (lua_isstring(L, -2) && lua_isnumber(L, -1)) {
+        char tail[128];
+        snprintf(tail, sizeof(tail), ", on %.80s:%d.", lua_tostring(L, -2),
+                 static_cast<int>(lua_tonumber(L, -1)));
+        msg += tail;
+      }
+      lua_pop(L, 2);
+    } else {
+      const char* e = lua_tostring(L, -1);
+      msg = "ERR ";
+      sanitize_into(msg, e ? e : "unknown error");
+      msg += " script: ";
+      msg.append(name);
+    }
+    w.error(msg);
+  }
+  lua_settop(L, 0);
+  if (kind_ == Kind::kEval) {
+    // Drop KEYS/ARGV so their strings can be collected.
+    lua_rawgeti(L, LUA_REGISTRYINDEX, runtime_globals_ref_);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "KEYS");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "ARGV");
+    lua_pop(L, 1);
+  }
+}
+
+}  // namespace keel
