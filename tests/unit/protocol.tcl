@@ -149,6 +149,38 @@ test "Too big multibulk count string" {
     assert_equal 1 [closed_by_server $c]
 }
 
+test "A query buffer past client-query-buffer-limit closes only that client" {
+    r config set client-query-buffer-limit 1mb
+    set c [raw_client]
+    # A bulk of 3 MB announced (below proto-max-bulk-len) but sent only partly: the buffer
+    # passes the 1 MB limit before the command is complete.
+    $c write "*2\r\n\$3\r\nset\r\n\$3000000\r\n"
+    $c flush
+    set chunk [string repeat x 65536]
+    catch {
+        for {set i 0} {$i < 40} {incr i} {
+            $c write $chunk
+            $c flush
+        }
+    }
+    assert_equal 1 [closed_by_server $c]
+    assert_equal PONG [r ping]
+    if {[is_keel]} {
+        assert_morethan [server_info client_query_buffer_limit_disconnections] 0
+    }
+    r config set client-query-buffer-limit 1gb
+}
+
+test "A bulk length above proto-max-bulk-len is a protocol error" {
+    r config set proto-max-bulk-len 1mb
+    set c [raw_client]
+    $c write "*2\r\n\$3\r\nget\r\n\$2000000\r\n"
+    assert_error {ERR Protocol error: invalid bulk length} {$c read}
+    assert_equal 1 [closed_by_server $c]
+    assert_equal PONG [r ping]
+    r config set proto-max-bulk-len 512mb
+}
+
 test "A bulk header that is not a number" {
     set c [raw_client]
     $c write "*1\r\n\$1x\r\n"
