@@ -7,6 +7,7 @@ CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra $(WERROR) -fno-omit-frame-pointer
 JEMALLOC ?= -ljemalloc
 LDLIBS   := -luv $(JEMALLOC) -llua5.1 -l:liblua5.1-cjson.so.0 -l:liblua5.1-bitop.so.0 -lcrypto -llzf -lpthread -ldl -lm
 BUILD    ?= build
+NPROC    := $(shell nproc 2>/dev/null || echo 2)
 
 SRCS      := $(shell find src -name '*.cc' ! -name main.cc | sort)
 OBJS      := $(SRCS:%.cc=$(BUILD)/%.o)
@@ -32,7 +33,8 @@ $(BUILD)/%.o: %.cc
 $(UNIT): $(OBJS) $(TEST_OBJS)
 	$(CXX) $(CXXFLAGS) -o $@ $^ -lgtest -lgtest_main $(LDLIBS)
 
-run: deps $(SERVER)
+run: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(SERVER)
 	./$(SERVER) ./redis.conf
 
 check-layers:
@@ -46,7 +48,7 @@ test-tcl: $(SERVER)
 
 # The one command CI and the README use: install, build, layer check, unit tests, Tcl suite.
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT)
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-tcl
