@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Side-by-side benchmark: Keel vs a reference redis-server, interleaved (A B A B ...).
 
-For each workload it runs redis-benchmark against both servers in alternation, then prints the
-median throughput, p50 latency, server CPU time per operation (utime+stime of the server process
-from /proc/PID/stat over the run, divided by requests) and the Keel/reference ratios. A CSV copy
-goes to utils/bench/out/. Servers bind 127.0.0.1 only; with two cores the servers are pinned to
-core 0 and the client to core 1.
+For each workload it runs redis-benchmark against both servers in alternation (at least 3
+rounds by default), then prints the median throughput, p50/p99 latency, server CPU time per
+operation (utime+stime of the server process from /proc/PID/stat over the measured run,
+divided by its requests) and the Keel/reference ratios; a CSV copy goes to utils/bench/out/.
+Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (only one is
+loaded at a time) and the client runs on core 1.
+
+Groups: throughput (-P 16 and -P 1 workloads), prefetch (miss-heavy GETs on a large keyspace,
+Keel with batch prefetch on and off), memory (bytes per key after DEBUG POPULATE).
 """
-import argparse, csv, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, csv, os, shutil, socket, statistics, subprocess, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -28,69 +32,101 @@ def cpu_ticks(pid):
 
 
 class Server:
-    def __init__(self, name, binary, pin):
+    def __init__(self, name, binary, pin, extra=()):
         self.name, self.binary = name, binary
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
         cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"]
+        cmd += list(extra)
         if pin is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(pin)] + cmd
         self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),
                                      stderr=subprocess.STDOUT)
-        for _ in range(100):
+        for _ in range(200):
             if self.cli("PING") == "PONG":
                 return
             time.sleep(0.05)
         raise SystemExit(f"{name} did not start; see {self.dir}/log")
 
     def cli(self, *args):
-        r = subprocess.run(["redis-cli", "-p", str(self.port)] + list(args),
+        r = subprocess.run(["redis-cli", "-p", str(self.port)] + [str(a) for a in args],
                            capture_output=True, text=True)
         return r.stdout.strip()
 
+    def info(self, field):
+        for line in self.cli("INFO", "memory").splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split(":")[1])
+        return 0
+
     def stop(self):
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=30)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def bench(srv, args, client_pin):
+    cmd = ["redis-benchmark", "-p", str(srv.port), "-q", "--csv"] + args
+    if client_pin is not None and shutil.which("taskset"):
+        cmd = ["taskset", "-c", str(client_pin)] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
 def run_workload(srv, wl, client_pin):
-    srv.cli("FLUSHALL")
+    if wl.get("flush", True):
+        srv.cli("FLUSHALL")
     for cmd in wl.get("setup", []):
         srv.cli(*cmd)
-    base = ["redis-benchmark", "-p", str(srv.port), "-q", "--csv"] + wl["args"]
-    if client_pin is not None and shutil.which("taskset"):
-        base = ["taskset", "-c", str(client_pin)] + base
+    if "prep" in wl:
+        bench(srv, wl["prep"], client_pin)
     t0 = cpu_ticks(srv.proc.pid)
-    r = subprocess.run(base, capture_output=True, text=True)
+    r = bench(srv, wl["args"], client_pin)
     t1 = cpu_ticks(srv.proc.pid)
     rows = [l for l in r.stdout.splitlines() if l.startswith('"') and not l.startswith('"test"')]
-    if not rows:
+    if not rows or "error" in r.stdout.lower() or "error" in r.stderr.lower():
         raise SystemExit(f"redis-benchmark failed on {srv.name}: {r.stdout} {r.stderr}")
     f = [x.strip('"') for x in rows[-1].split('","')]
-    rps, p50 = float(f[1]), float(f[4]) if len(f) > 4 else float("nan")
-    n = wl["n"]
-    cpu_us_per_op = (t1 - t0) / CLK * 1e6 / n
-    return rps, p50, cpu_us_per_op
+    rps = float(f[1])
+    p50 = float(f[4]) if len(f) > 6 else float("nan")
+    p99 = float(f[6]) if len(f) > 6 else float("nan")
+    return rps, p50, p99, (t1 - t0) / CLK * 1e6 / wl["n"]
 
 
-def workloads(quick):
-    n = 200000 if quick else 1000000
-    common = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
+def throughput_workloads(quick):
+    n = 200000 if quick else 2000000
+    n1 = 100000 if quick else 400000
+    P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
     v64 = "x" * 64
     wl = []
-    for t in ["ping_mbulk", "set", "get", "incr", "mset"]:
-        wl.append({"name": f"{t.upper()} -P16", "args": common + ["-t", t], "n": n})
+    for t in ["ping_mbulk", "set", "get", "incr", "lpush", "sadd", "hset", "zadd", "mset"]:
+        wl.append({"name": f"{t.upper()} -P16", "args": P + ["-t", t], "n": n})
+    # Pops and ranges measure on a structure the same tool filled first (not timed).
+    wl.append({"name": "RPOP -P16", "prep": P + ["-t", "lpush"], "args": P + ["-t", "rpop"], "n": n})
+    wl.append({"name": "SPOP -P16", "prep": P + ["-t", "sadd"], "args": P + ["-t", "spop"], "n": n})
+    wl.append({"name": "ZPOPMIN -P16", "prep": P + ["-t", "zadd"], "args": P + ["-t", "zpopmin"],
+               "n": n})
+    nl = n // 10
+    wl.append({"name": "LRANGE_100 -P16", "prep": P + ["-t", "lpush"],
+               "args": ["-c", "50", "-P", "16", "-n", str(nl), "-t", "lrange_100"], "n": nl})
     wl.append({"name": "SET 64B bench:set -P16", "n": n,
-               "args": common + ["SET", "bench:set:__rand_int__", v64]})
+               "args": P + ["SET", "bench:set:__rand_int__", v64]})
     wl.append({"name": "DEL bench:set -P16", "n": n,
-               "args": common + ["DEL", "bench:set:__rand_int__"]})
-    n1 = 100000 if quick else 300000
+               "prep": P + ["SET", "bench:set:__rand_int__", v64],
+               "args": P + ["DEL", "bench:set:__rand_int__"]})
     for t in ["set", "get"]:
         wl.append({"name": f"{t.upper()} -P1", "n": n1,
                    "args": ["-c", "50", "-P", "1", "-r", "1000000", "-n", str(n1), "-t", t]})
     return wl
+
+
+def measure(servers, wl, rounds, client_pin):
+    res = {s.name: [] for s in servers}
+    for _ in range(rounds):
+        for s in servers:
+            res[s.name].append(run_workload(s, wl, client_pin))
+    med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in res.items()}
+    return med
 
 
 def main():
@@ -98,27 +134,74 @@ def main():
     ap.add_argument("--keel", default=os.path.join(ROOT, "src/keel-server"))
     ap.add_argument("--reference", default="/usr/bin/redis-server")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="substring filter on workload names")
+    ap.add_argument("--groups", default="throughput,prefetch,memory")
     a = ap.parse_args()
-    pin = (0, 1) if os.cpu_count() >= 2 else (None, None)
+    pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
+    groups = a.groups.split(",")
+    rows = []
     keel = Server("keel", a.keel, pin[0])
     ref = Server("reference", a.reference, pin[0])
-    results = []
     try:
-        for wl in workloads(a.quick):
-            if a.only and a.only.lower() not in wl["name"].lower():
-                continue
-            k, r = [], []
+        if "throughput" in groups:
+            for wl in throughput_workloads(a.quick):
+                if a.only and a.only.lower() not in wl["name"].lower():
+                    continue
+                m = measure([keel, ref], wl, a.rounds, pin[1])
+                k, r = m["keel"], m["reference"]
+                row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
+                       k[3] / r[3] if r[3] else float("nan")]
+                rows.append(row)
+                print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
+                      "cpu/op %.3f/%.3f us x%.2f" % tuple(row), flush=True)
+        if "prefetch" in groups:
+            keys = 500000 if a.quick else 5000000
+            n = 500000 if a.quick else 5000000
+            for s in (keel, ref):
+                s.cli("FLUSHALL")
+                s.cli("DEBUG", "POPULATE", keys, "key", 100)
+            wl = {"name": "GET miss -P32", "flush": False, "n": n,
+                  "args": ["-c", "50", "-P", "32", "-r", "100000000", "-n", str(n),
+                           "GET", "miss:__rand_int__"]}
+            res = {}
             for _ in range(a.rounds):
-                k.append(run_workload(keel, wl, pin[1]))
-                r.append(run_workload(ref, wl, pin[1]))
-            med = lambda xs, i: statistics.median(x[i] for x in xs)
-            row = [wl["name"], med(k, 0), med(r, 0), med(k, 0) / med(r, 0), med(k, 1), med(r, 1),
-                   med(k, 2), med(r, 2), med(k, 2) / med(r, 2)]
-            results.append(row)
-            print("%-24s keel %10.0f rps  ref %10.0f rps  x%.2f   p50 %.3f/%.3f ms   "
-                  "cpu/op %.3f/%.3f us  x%.2f" % tuple(row), flush=True)
+                for label, srv, setting in (("keel prefetch on", keel, 16),
+                                            ("keel prefetch off", keel, 0),
+                                            ("reference", ref, None)):
+                    if setting is not None:
+                        srv.cli("CONFIG", "SET", "prefetch-batch-max-size", setting)
+                    res.setdefault(label, []).append(run_workload(srv, wl, pin[1]))
+            keel.cli("CONFIG", "SET", "prefetch-batch-max-size", 16)
+            on = statistics.median(x[0] for x in res["keel prefetch on"])
+            off = statistics.median(x[0] for x in res["keel prefetch off"])
+            rf = statistics.median(x[0] for x in res["reference"])
+            print(f"GET miss -P32 ({keys} keys): keel prefetch on {on:.0f} rps, off {off:.0f} rps "
+                  f"(gain {100 * (on / off - 1):+.1f}%), reference {rf:.0f} rps (x{on / rf:.2f})")
+            rows.append(["GET miss -P32 prefetch on/off", on, off, on / off, "", "", "", "", "",
+                         "", ""])
+            rows.append(["GET miss -P32 keel/ref", on, rf, on / rf, "", "", "", "", "", "", ""])
+        if "memory" in groups:
+            # Fresh servers, so RSS reflects only the populated keys.
+            keel.stop()
+            ref.stop()
+            keel = Server("keel", a.keel, pin[0])
+            ref = Server("reference", a.reference, pin[0])
+            keys = 100000 if a.quick else 1000000
+            per = {}
+            for s in (keel, ref):
+                u0, r0 = s.info("used_memory"), s.info("used_memory_rss")
+                s.cli("DEBUG", "POPULATE", keys, "key", 100)
+                time.sleep(0.5)
+                u1, r1 = s.info("used_memory"), s.info("used_memory_rss")
+                per[s.name] = ((u1 - u0) / keys, (r1 - r0) / keys)
+            k, r = per["keel"], per["reference"]
+            print(f"memory per key ({keys} x 100-byte strings): used_memory keel {k[0]:.1f} B "
+                  f"ref {r[0]:.1f} B (x{k[0] / r[0]:.2f}); RSS keel {k[1]:.1f} B ref {r[1]:.1f} B "
+                  f"(x{k[1] / r[1]:.2f})")
+            rows.append(["memory/key used_memory", k[0], r[0], k[0] / r[0], "", "", "", "", "", "",
+                         ""])
+            rows.append(["memory/key rss", k[1], r[1], k[1] / r[1], "", "", "", "", "", "", ""])
     finally:
         keel.stop()
         ref.stop()
@@ -127,9 +210,10 @@ def main():
     path = os.path.join(out, time.strftime("bench-%Y%m%d-%H%M%S.csv"))
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["workload", "keel_rps", "ref_rps", "rps_ratio", "keel_p50_ms", "ref_p50_ms",
-                    "keel_cpu_us_per_op", "ref_cpu_us_per_op", "cpu_ratio"])
-        w.writerows(results)
+        w.writerow(["workload", "keel", "ref", "ratio", "keel_p50_ms", "ref_p50_ms",
+                    "keel_p99_ms", "ref_p99_ms", "keel_cpu_us_per_op", "ref_cpu_us_per_op",
+                    "cpu_ratio"])
+        w.writerows(rows)
     print(f"csv: {path}")
 
 
