@@ -1,7 +1,404 @@
-// hash commands (placeholder until the family lands).
+// Hash commands: HSET HSETNX HMSET HGET HMGET HGETALL HDEL HLEN HEXISTS HKEYS HVALS HINCRBY
+// HINCRBYFLOAT HSTRLEN HRANDFIELD HSCAN. Encodings and conversions live in types/hash_type.cc;
+// handlers here validate, make one Db lookup, mutate through HashType and reply once.
+// Field TTL commands (HEXPIRE family, listpackex) are not implemented.
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "base/glob.h"
+#include "base/numbers.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "types/hash_type.h"
 
 namespace keel {
-std::span<CommandSpec> hash_commands() { return {}; }
+namespace {
+
+// True (after replying an error) when an argument from `from` on is too long to be stored as a
+// hash field or value (HashEntry lengths are 32-bit; only reachable with proto-max-bulk-len
+// raised past 4 GB).
+bool reject_huge(CommandContext& cx, size_t from) {
+  for (size_t i = from; i < cx.argc(); i++) {
+    if (cx.arg(i).size() > HashType::kMaxItemBytes) [[unlikely]] {
+      cx.reply().error(kErrStringTooLong);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Adds the pairs at arguments 2.. to the hash at slot (creating it); returns the new fields.
+size_t hset_pairs(CommandContext& cx, Db::Slot& slot) {
+  const std::span<const std::string_view> pairs = cx.args().subspan(2);
+  const EncodingLimits& lim = encoding_limits();
+  size_t added = 0;
+  if (!slot) {
+    Object* o = HashType::create(cx.arg(1));
+    HashType::prepare_for(*o, pairs, lim);
+    for (size_t i = 0; i < pairs.size(); i += 2) added += HashType::set(*o, pairs[i], pairs[i + 1], lim);
+    cx.db().insert(slot, o);  // keysizes none -> (hash, n); emits "new"
+  } else {
+    const int64_t old_len = static_cast<int64_t>(HashType::size(*slot));
+    HashType::prepare_for(*slot, pairs, lim);
+    for (size_t i = 0; i < pairs.size(); i += 2) {
+      added += HashType::set(*slot, pairs[i], pairs[i + 1], lim);
+    }
+    cx.db().length_changed(slot, old_len);  // also when only values changed: WATCH, dirty
+  }
+  cx.notify(kNotifyHash, "hset", cx.arg(1));
+  return added;
+}
+
+// HSET key field value [field value ...] -> integer: fields that were new.
+void cmd_hset(CommandContext& cx) {
+  if (cx.argc() % 2 == 1) return cx.reply_arity_error();
+  if (reject_huge(cx, 2)) return;
+  Db::Slot slot = cx.db().find_for_write(cx.key(1));
+  if (slot && !cx.check_type(slot.obj(), Type::kHash)) return;
+  cx.reply().integer(static_cast<int64_t>(hset_pairs(cx, slot)));
+}
+
+// HMSET key field value [field value ...] -> OK (HSET's older form).
+void cmd_hmset(CommandContext& cx) {
+  if (cx.argc() % 2 == 1) return cx.reply_arity_error();
+  if (reject_huge(cx, 2)) return;
+  Db::Slot slot = cx.db().find_for_write(cx.key(1));
+  if (slot && !cx.check_type(slot.obj(), Type::kHash)) return;
+  hset_pairs(cx, slot);
+  cx.reply().ok();
+}
+
+// HSETNX key field value -> 1 when the field was set, 0 when it already existed.
+void cmd_hsetnx(CommandContext& cx) {
+  if (reject_huge(cx, 2)) return;
+  Db::Slot slot = cx.db().find_for_write(cx.key(1));
+  if (slot) {
+    if (!cx.check_type(slot.obj(), Type::kHash)) return;
+    if (HashType::exists(*slot, cx.arg(2))) return cx.reply().integer(0);
+  }
+  hset_pairs(cx, slot);
+  cx.reply().integer(1);
+}
+
+// HGET key field -> value or null.
+void cmd_hget(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().null();
+  if (!cx.check_type(o, Type::kHash)) return;
+  HashScratch s;
+  std::string_view v;
+  if (!HashType::get(*o, cx.arg(2), s, &v)) return cx.reply().null();
+  cx.reply().bulk(v);
+}
+
+// HMGET key field [field ...] -> array of values, null for missing fields (all null when the
+// key is missing).
+void cmd_hmget(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (o && !cx.check_type(o, Type::kHash)) return;
+  cx.reply().array(cx.argc() - 2);
+  HashScratch s;
+  for (size_t i = 2; i < cx.argc(); i++) {
+    std::string_view v;
+    if (o && HashType::get(*o, cx.arg(i), s, &v)) {
+      cx.reply().bulk(v);
+    } else {
+      cx.reply().null();
+    }
+  }
+}
+
+enum GetAllWhat { kFields = 1, kValues = 2 };
+
+// HGETALL (map of fields to values), HKEYS, HVALS (arrays). Empty for a missing key.
+void getall_generic(CommandContext& cx, int what) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (o && !cx.check_type(o, Type::kHash)) return;
+  const size_t n = o ? HashType::size(*o) : 0;
+  if (what == (kFields | kValues)) {
+    cx.reply().map(n);
+  } else {
+    cx.reply().array(n);
+  }
+  if (!o) return;
+  HashType::for_each(*o, [&](std::string_view f, std::string_view v) {
+    if (what & kFields) cx.reply().bulk(f);
+    if (what & kValues) cx.reply().bulk(v);
+  });
+}
+void cmd_hgetall(CommandContext& cx) { getall_generic(cx, kFields | kValues); }
+void cmd_hkeys(CommandContext& cx) { getall_generic(cx, kFields); }
+void cmd_hvals(CommandContext& cx) { getall_generic(cx, kValues); }
+
+// HDEL key field [field ...] -> integer: fields removed. An emptied hash is deleted.
+void cmd_hdel(CommandContext& cx) {
+  Db::Slot slot = cx.db().find_for_write(cx.key(1));
+  if (!slot) return cx.reply().integer(0);
+  if (!cx.check_type(slot.obj(), Type::kHash)) return;
+  const int64_t old_len = static_cast<int64_t>(HashType::size(*slot));
+  int64_t removed = 0;
+  for (size_t i = 2; i < cx.argc() && removed < old_len; i++) {
+    removed += HashType::remove(*slot, cx.arg(i));
+  }
+  if (removed > 0) {
+    if (removed < old_len) HashType::removals_done(*slot);
+    const bool deleted = cx.db().length_changed(slot, old_len);
+    cx.notify(kNotifyHash, "hdel", cx.arg(1));
+    if (deleted) cx.notify(kNotifyGeneric, "del", cx.arg(1));
+  }
+  cx.reply().integer(removed);
+}
+
+// HLEN key -> number of fields (0 for a missing key).
+void cmd_hlen(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().integer(0);
+  if (!cx.check_type(o, Type::kHash)) return;
+  cx.reply().integer(static_cast<int64_t>(HashType::size(*o)));
+}
+
+// HEXISTS key field -> 1 or 0.
+void cmd_hexists(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().integer(0);
+  if (!cx.check_type(o, Type::kHash)) return;
+  cx.reply().integer(HashType::exists(*o, cx.arg(2)) ? 1 : 0);
+}
+
+// HSTRLEN key field -> length of the value (0 when missing).
+void cmd_hstrlen(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().integer(0);
+  if (!cx.check_type(o, Type::kHash)) return;
+  HashScratch s;
+  std::string_view v;
+  cx.reply().integer(HashType::get(*o, cx.arg(2), s, &v) ? static_cast<int64_t>(v.size()) : 0);
+}
+
+// Shared tail of HINCRBY / HINCRBYFLOAT once the increment is valid: runs `incr` on the hash
+// (created when missing), replies its error or calls done() after bookkeeping and the event.
+template <class Incr, class Done>
+void incr_generic(CommandContext& cx, const char* event, std::string_view not_number,
+                  Incr&& incr, Done&& done) {
+  if (reject_huge(cx, 2)) return;
+  Db::Slot slot = cx.db().find_for_write(cx.key(1));
+  HashType::IncrResult r;
+  if (!slot) {
+    Object* o = HashType::create(cx.arg(1));
+    r = incr(*o);  // cannot fail on a missing field
+    cx.db().insert(slot, o);
+  } else {
+    if (!cx.check_type(slot.obj(), Type::kHash)) return;
+    const int64_t old_len = static_cast<int64_t>(HashType::size(*slot));
+    r = incr(*slot);
+    if (r == HashType::IncrResult::kOk) cx.db().length_changed(slot, old_len);
+  }
+  switch (r) {
+    case HashType::IncrResult::kOk:
+      break;
+    case HashType::IncrResult::kNotNumber:
+      return cx.reply().error(not_number);
+    case HashType::IncrResult::kOverflow:
+      return cx.reply().error(kErrOverflow);
+    case HashType::IncrResult::kNanOrInf:
+      return cx.reply().error("ERR increment would produce NaN or Infinity");
+  }
+  cx.notify(kNotifyHash, event, cx.arg(1));
+  done();
+}
+
+// HINCRBY key field increment -> the new integer value.
+void cmd_hincrby(CommandContext& cx) {
+  int64_t delta;
+  if (!cx.int_arg(3, &delta)) return;
+  int64_t result = 0;
+  incr_generic(
+      cx, "hincrby", "ERR hash value is not an integer",
+      [&](Object& o) {
+        return HashType::incr_by(o, cx.arg(2), delta, &result, encoding_limits());
+      },
+      [&] { cx.reply().integer(result); });
+}
+
+// HINCRBYFLOAT key field increment -> the new value as a bulk string (INCRBYFLOAT's format).
+void cmd_hincrbyfloat(CommandContext& cx) {
+  long double delta;
+  if (!parse_long_double(cx.arg(3), &delta)) return cx.reply().error(kErrNotFloat);
+  if (std::isnan(delta) || std::isinf(delta)) {
+    return cx.reply().error("ERR value is NaN or Infinity");
+  }
+  char buf[kLongDoubleBufSize];
+  size_t len = 0;
+  incr_generic(
+      cx, "hincrbyfloat", "ERR hash value is not a float",
+      [&](Object& o) {
+        return HashType::incr_by_float(o, cx.arg(2), delta, buf, &len, encoding_limits());
+      },
+      [&] { cx.reply().bulk({buf, len}); });
+}
+
+// A reply of repeated random picks is refused when its estimated size passes this (Redis would
+// try to build it and die of OOM: HRANDFIELD h -9223372036854775807).
+constexpr uint64_t kMaxRandomReplyBytes = uint64_t{1} << 31;
+
+// HRANDFIELD key [count [WITHVALUES]] -> one field (bulk / null), or an array: count > 0
+// distinct fields (at most all of them), count < 0 -count independent picks. RESP3 WITHVALUES
+// replies [field, value] pairs.
+void cmd_hrandfield(CommandContext& cx) {
+  if (cx.argc() == 2) {
+    const Object* o = cx.db().find(cx.key(1));
+    if (!o) return cx.reply().null();
+    if (!cx.check_type(o, Type::kHash)) return;
+    HashScratch s;
+    std::string_view f, v;
+    HashType::random_pair(*o, s, &f, &v);
+    return cx.reply().bulk(f);
+  }
+  int64_t l;
+  if (!cx.int_arg(2, &l)) return;
+  if (l == INT64_MIN) {
+    return cx.reply().error(
+        "ERR value is out of range, value must between -9223372036854775807 and "
+        "9223372036854775807");
+  }
+  bool with_values = false;
+  if (cx.argc() > 4 || (cx.argc() == 4 && !cx.is_arg(3, "withvalues"))) {
+    return cx.reply().error(kErrSyntax);
+  }
+  if (cx.argc() == 4) {
+    with_values = true;
+    if (l < -INT64_MAX / 2 || l > INT64_MAX / 2) {
+      return cx.reply().error("ERR value is out of range");
+    }
+  }
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().array(0);
+  if (!cx.check_type(o, Type::kHash)) return;
+  if (l == 0) return cx.reply().array(0);
+
+  const bool pairs_as_arrays = with_values && cx.reply().resp() > 2;
+  auto header = [&](uint64_t n) { cx.reply().array(with_values && !pairs_as_arrays ? 2 * n : n); };
+  auto emit = [&](std::string_view f, std::string_view v) {
+    if (pairs_as_arrays) cx.reply().array(2);
+    cx.reply().bulk(f);
+    if (with_values) cx.reply().bulk(v);
+  };
+  const uint64_t size = HashType::size(*o);
+  if (l < 0) {
+    const uint64_t count = static_cast<uint64_t>(-l);
+    uint64_t bytes;
+    const uint64_t per = HashType::average_pair_bytes(*o) + 32;
+    if (__builtin_mul_overflow(count, per, &bytes) || bytes > kMaxRandomReplyBytes) {
+      return cx.reply().error("ERR value is out of range");
+    }
+    header(count);
+    HashType::random_pairs(*o, count, emit);
+    return;
+  }
+  const uint64_t count = static_cast<uint64_t>(l);
+  if (count >= size) {
+    header(size);
+    HashType::for_each(*o, emit);
+    return;
+  }
+  header(count);
+  HashType::random_distinct(*o, count, emit);
+}
+
+// A SCAN cursor as Redis reads it (strtoul): optional sign ("-1" wraps), no leading space, the
+// whole argument consumed, no overflow.
+bool parse_cursor(std::string_view s, uint64_t* out) {
+  if (!s.empty() && isspace(static_cast<unsigned char>(s[0]))) return false;
+  const std::string buf(s);  // short: no heap allocation for realistic cursors
+  if (buf.size() != std::char_traits<char>::length(buf.c_str())) return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = strtoull(buf.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return false;
+  *out = v;
+  return true;
+}
+
+// HSCAN key cursor [MATCH pattern] [COUNT count] [NOVALUES] -> [next cursor, [field, value...]].
+// A listpack hash is returned whole with cursor 0; a hashtable walks buckets as SCAN does.
+void cmd_hscan(CommandContext& cx) {
+  uint64_t cursor;
+  if (!parse_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) {
+    cx.reply().array(2);
+    cx.reply().bulk("0");
+    return cx.reply().array(0);
+  }
+  if (!cx.check_type(o, Type::kHash)) return;
+  int64_t count = 10;
+  std::string_view pattern;
+  bool use_pattern = false, no_values = false;
+  for (size_t i = 3; i < cx.argc();) {
+    const bool has_value = i + 1 < cx.argc();
+    if (cx.is_arg(i, "count") && has_value) {
+      if (!cx.int_arg(i + 1, &count)) return;
+      if (count < 1) return cx.reply().error(kErrSyntax);
+      i += 2;
+    } else if (cx.is_arg(i, "match") && has_value) {
+      pattern = cx.arg(i + 1);
+      use_pattern = !glob_matches_all(pattern);
+      i += 2;
+    } else if (cx.is_arg(i, "novalues")) {
+      no_values = true;
+      i++;
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+  }
+  // Values of a listpack may be formatted integers (views into scratch): copy what is returned.
+  std::string arena;
+  std::vector<std::pair<size_t, size_t>> items;
+  auto keep = [&](std::string_view s) {
+    items.emplace_back(arena.size(), s.size());
+    arena.append(s);
+  };
+  cursor = HashType::scan(*o, cursor, static_cast<size_t>(count),
+                          [&](std::string_view f, std::string_view v) {
+                            if (use_pattern && !glob_match(pattern, f)) return;
+                            keep(f);
+                            if (!no_values) keep(v);
+                          });
+  cx.reply().array(2);
+  char num[kInt64BufSize];
+  cx.reply().bulk({num, format_uint64(cursor, num)});
+  cx.reply().array(items.size());
+  for (const auto& [off, len] : items) cx.reply().bulk({arena.data() + off, len});
+}
+
+constexpr uint32_t kRW = kWrite | kDenyOom;
+
+CommandSpec kHashCommands[] = {
+    // name, handler, arity, flags, first, last, step, acl, group, summary, since, complexity
+    {"hset", cmd_hset, -4, kRW | kFast, 1, 1, 1, kAclHash, "hash", "Creates or modifies the value of a field in a hash.", "2.0.0", "O(1) for each field/value pair added, so O(N) to add N field/value pairs when the command is called with multiple field/value pairs."},
+    {"hsetnx", cmd_hsetnx, 4, kRW | kFast, 1, 1, 1, kAclHash, "hash", "Sets the value of a field in a hash only when the field doesn't exist.", "2.0.0", "O(1)"},
+    {"hmset", cmd_hmset, -4, kRW | kFast, 1, 1, 1, kAclHash, "hash", "Sets the values of multiple fields.", "2.0.0", "O(N) where N is the number of fields being set."},
+    {"hget", cmd_hget, 3, kReadOnly | kFast, 1, 1, 1, kAclHash, "hash", "Returns the value of a field in a hash.", "2.0.0", "O(1)"},
+    {"hmget", cmd_hmget, -3, kReadOnly | kFast, 1, 1, 1, kAclHash, "hash", "Returns the values of all fields in a hash.", "2.0.0", "O(N) where N is the number of fields being requested."},
+    {"hgetall", cmd_hgetall, 2, kReadOnly, 1, 1, 1, kAclHash, "hash", "Returns all fields and values in a hash.", "2.0.0", "O(N) where N is the size of the hash."},
+    {"hdel", cmd_hdel, -3, kWrite | kFast, 1, 1, 1, kAclHash, "hash", "Deletes one or more fields and their values from a hash. Deletes the hash if no fields remain.", "2.0.0", "O(N) where N is the number of fields to be removed."},
+    {"hlen", cmd_hlen, 2, kReadOnly | kFast, 1, 1, 1, kAclHash, "hash", "Returns the number of fields in a hash.", "2.0.0", "O(1)"},
+    {"hexists", cmd_hexists, 3, kReadOnly | kFast, 1, 1, 1, kAclHash, "hash", "Determines whether a field exists in a hash.", "2.0.0", "O(1)"},
+    {"hkeys", cmd_hkeys, 2, kReadOnly, 1, 1, 1, kAclHash, "hash", "Returns all fields in a hash.", "2.0.0", "O(N) where N is the size of the hash."},
+    {"hvals", cmd_hvals, 2, kReadOnly, 1, 1, 1, kAclHash, "hash", "Returns all values in a hash.", "2.0.0", "O(N) where N is the size of the hash."},
+    {"hincrby", cmd_hincrby, 4, kRW | kFast, 1, 1, 1, kAclHash, "hash", "Increments the integer value of a field in a hash by a number. Uses 0 as initial value if the field doesn't exist.", "2.0.0", "O(1)"},
+    {"hincrbyfloat", cmd_hincrbyfloat, 4, kRW | kFast, 1, 1, 1, kAclHash, "hash", "Increments the floating point value of a field by a number. Uses 0 as initial value if the field doesn't exist.", "2.6.0", "O(1)"},
+    {"hstrlen", cmd_hstrlen, 3, kReadOnly | kFast, 1, 1, 1, kAclHash, "hash", "Returns the length of the value of a field.", "3.2.0", "O(1)"},
+    {"hrandfield", cmd_hrandfield, -2, kReadOnly, 1, 1, 1, kAclHash, "hash", "Returns one or more random fields from a hash.", "6.2.0", "O(N) where N is the number of fields returned"},
+    {"hscan", cmd_hscan, -3, kReadOnly, 1, 1, 1, kAclHash, "hash", "Iterates over fields and values of a hash.", "2.8.0", "O(1) for every call. O(N) for a complete iteration, including enough command calls for the cursor to return back to 0. N is the number of elements inside the collection."},
+};
+
+}  // namespace
+
+std::span<CommandSpec> hash_commands() { return kHashCommands; }
+
 }  // namespace keel
