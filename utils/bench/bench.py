@@ -136,7 +136,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="substring filter on workload names")
-    ap.add_argument("--groups", default="throughput,prefetch,memory")
+    ap.add_argument("--groups", default="throughput,prefetch,notify,memory")
     a = ap.parse_args()
     pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
     groups = a.groups.split(",")
@@ -181,6 +181,46 @@ def main():
             rows.append(["GET miss -P32 prefetch on/off", on, off, on / off, "", "", "", "", "",
                          "", ""])
             rows.append(["GET miss -P32 keel/ref", on, rf, on / rf, "", "", "", "", "", "", ""])
+        if "notify" in groups:
+            # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
+            # with KE$g and one PSUBSCRIBE __key*__:* subscriber (redis-cli) reading everything.
+            # The pubsub output limit is lifted on both servers so the subscriber stays connected.
+            n = 200000 if a.quick else 1000000
+            v64 = "x" * 64
+            P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
+            cases = [("SET", P + ["SET", "bench:set:__rand_int__", v64], None),
+                     ("DEL", P + ["DEL", "bench:set:__rand_int__"],
+                      P + ["SET", "bench:set:__rand_int__", v64])]
+            res = {}
+            for _ in range(a.rounds):
+                for srv in (keel, ref):
+                    for mode in ("off", "on"):
+                        srv.cli("CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 0 0")
+                        srv.cli("CONFIG", "SET", "notify-keyspace-events", "" if mode == "off" else "KE$g")
+                        sub = None
+                        if mode == "on":
+                            sub = subprocess.Popen(["redis-cli", "-p", str(srv.port), "psubscribe",
+                                                    "__key*__:*"], stdout=subprocess.DEVNULL)
+                            time.sleep(0.3)
+                        for name, args, prep in cases:
+                            wl = {"name": name, "args": args, "n": n}
+                            if prep:
+                                wl["prep"] = prep
+                            res.setdefault((srv.name, mode, name), []).append(
+                                run_workload(srv, wl, pin[1])[0])
+                        if sub:
+                            sub.terminate()
+                            sub.wait()
+                        srv.cli("CONFIG", "SET", "notify-keyspace-events", "")
+            for name in ("SET", "DEL"):
+                for srv in ("keel", "reference"):
+                    off = statistics.median(res[(srv, "off", name)])
+                    on = statistics.median(res[(srv, "on", name)])
+                    loss = 100 * (1 - on / off)
+                    print(f"notify {name:3} {srv:9}: off {off:9.0f} rps, KE$g+subscriber {on:9.0f} rps,"
+                          f" loss {loss:5.1f}%")
+                    rows.append([f"notify {name} {srv} loss%", off, on, loss, "", "", "", "", "",
+                                 "", ""])
         if "memory" in groups:
             # Fresh servers, so RSS reflects only the populated keys.
             keel.stop()
