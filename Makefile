@@ -1,6 +1,6 @@
 # Keel top-level Makefile. `make` builds src/keel-server; see README.md for the rest.
 CXX      ?= g++
-OPT      ?= -O2
+OPT      ?= -O2 -DNDEBUG
 WERROR   := $(if $(CI),-Werror,)
 CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra $(WERROR) -fno-omit-frame-pointer \
             -Isrc -I/usr/include/lua5.1 $(EXTRA_CXXFLAGS)

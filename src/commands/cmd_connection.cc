@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/numbers.h"
+#include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
@@ -230,6 +231,25 @@ void cmd_client_list(CommandContext& cx) {
   cx.reply().verbatim(cx.server().client_list(ids, type));
 }
 
+// CLIENT UNBLOCK client-id [TIMEOUT|ERROR] -> 1 when that client was blocked (and now is not).
+void cmd_client_unblock(CommandContext& cx) {
+  if (cx.argc() > 4) {
+    return cx.reply().error("ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. "
+                            "Try CLIENT HELP.");
+  }
+  int64_t id;
+  if (!cx.int_arg(2, &id)) return;
+  bool error = false;
+  if (cx.argc() == 4) {
+    if (cx.is_arg(3, "error")) {
+      error = true;
+    } else if (!cx.is_arg(3, "timeout")) {
+      return cx.reply().error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+  }
+  cx.reply().integer(blocking_unblock(static_cast<uint64_t>(id), error, cx.server()) ? 1 : 0);
+}
+
 void cmd_client_info(CommandContext& cx) { cx.reply().verbatim(cx.server().client_info(cx.session())); }
 
 // CLIENT KILL ip:port | CLIENT KILL <filter> <value> ...
@@ -337,6 +357,7 @@ CommandSpec kClientSubcommands[] = {
     {"no-evict", cmd_client_no_evict, 3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Sets the client eviction mode of the connection.", "7.0.0", "O(1)"},
     {"no-touch", cmd_client_no_touch, 3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.", "7.2.0", "O(1)"},
     {"reply", cmd_client_reply, 3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Instructs the server whether to reply to commands.", "3.2.0", "O(1)"},
+    {"unblock", cmd_client_unblock, -3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Unblocks a client blocked by a blocking command from a different connection.", "5.0.0", "O(log N) where N is the number of client connections"},
     {"help", cmd_client_help, 2, kLoading | kStale, 0, 0, 0, kAclConnection, "connection", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
 };
 

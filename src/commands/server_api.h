@@ -62,6 +62,11 @@ class ServerApi {
   // when the server is shutting down (the script must stop).
   virtual bool process_events_while_busy(Session&) { return false; }
   virtual void script_done(Session&) {}
+
+  // Blocking commands (commands/blocking.h): a blocked session was served, timed out or
+  // unblocked; the server runs the commands it had pipelined behind the blocking one (later,
+  // never from inside the caller's stack).
+  virtual void resume_session(Session&) {}
 };
 
 }  // namespace keel

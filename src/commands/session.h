@@ -26,6 +26,9 @@ struct Session {
   static constexpr uint32_t kMultiError = 1u << 16;
   static constexpr uint32_t kDirtyCas = 1u << 17;
   static constexpr uint32_t kInExec = 1u << 18;
+  // Blocked by a blocking command (commands/blocking.h): the server runs none of the session's
+  // further input until the block ends and ServerApi::resume_session is called.
+  static constexpr uint32_t kBlocked = 1u << 20;
 
   uint64_t id = 0;
   int db_index = 0;

@@ -324,7 +324,6 @@ Listpack::Listpack() : lp_(checked_realloc(nullptr, kLpEmptyBytes)) {
   lp_[kLpHeaderSize] = kLpEof;
 }
 
-Listpack::~Listpack() { std::free(lp_); }
 
 Listpack& Listpack::operator=(Listpack&& o) noexcept {
   if (this != &o) {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -85,7 +86,10 @@ size_t lp_entry_size_for_int(int64_t v);
 class Listpack {
  public:
   Listpack();  // empty listpack, 7 bytes
-  ~Listpack();
+  // Inline so that the many short-lived views the types create cost nothing to destroy.
+  ~Listpack() {
+    if (lp_) std::free(lp_);
+  }
   Listpack(Listpack&& o) noexcept : lp_(o.lp_) { o.lp_ = nullptr; }
   Listpack& operator=(Listpack&& o) noexcept;
   Listpack(const Listpack&) = delete;

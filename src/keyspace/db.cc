@@ -76,6 +76,7 @@ void Db::insert(Slot& slot, Object* obj) {
   hist_.update(obj->type(), KeySizes::kAbsent, obj->type(), object_length(obj));
   signal(obj->key());
   notify(kNotifyNew, "new", obj->key(), id_);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
 }
 
 void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
@@ -97,6 +98,7 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   slot.obj_ = obj;
   Object::destroy(old);
   signal(obj->key());
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
 }
 
 void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl) {
@@ -191,6 +193,7 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   dst.hist_.update(n->type(), KeySizes::kAbsent, n->type(), len);
   dst.signal(n->key());
   notify(kNotifyNew, "new", n->key(), dst.id_);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(dst.id_, n->key());
 }
 
 void Db::flush() {
@@ -212,6 +215,7 @@ void Db::swap(Db& other) {
   std::swap(hist_, other.hist_);
   std::swap(expire_cursor_, other.expire_cursor_);
   std::swap(avg_ttl_, other.avg_ttl_);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.dbs_swapped != nullptr)) g_keyspace_hooks.dbs_swapped(id_, other.id_);
 }
 
 bool Db::expire_if_needed(Object* o) {

@@ -48,6 +48,12 @@ struct KeyspaceHooks {
   // Whole db about to be emptied (with_dbid -1) or swapped with db with_dbid (SWAPDB calls it
   // for both sides, before anything changes, so the hook can see what each key was).
   void (*flushed)(int dbid, int with_dbid) = nullptr;
+  // A key was created or its value replaced whole (insert, overwrite, move_to's destination):
+  // blocked clients waiting on it may be served (commands/blocking.cc). Null when nobody is
+  // blocked.
+  void (*key_created)(int dbid, std::string_view key) = nullptr;
+  // SWAPDB swapped the contents of the two dbs (called after the swap).
+  void (*dbs_swapped)(int a, int b) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 

@@ -25,6 +25,8 @@ int luaopen_bit(lua_State* L);
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "scripting/lua_cmsgpack.h"
+#include "scripting/lua_struct.h"
 #include "scripting/lua_value.h"
 
 namespace keel {
@@ -703,7 +705,11 @@ void LuaEngine::open() {
   lua_pushliteral(L, "bit");
   lua_call(L, 1, 1);
   lua_setglobal(L, "bit");
-  // TODO(scripting): struct and cmsgpack (Redis bundles both) are not provided yet.
+  push_struct_library(L);  // lua_struct.cc
+  lua_setglobal(L, "struct");
+  push_cmsgpack_library(L);  // lua_cmsgpack.cc
+  lua_setglobal(L, "cmsgpack");
+  set_cmsgpack_table_resolver(push_backing);  // pack a readonly proxy's contents, as Redis
 
   const int G = LUA_GLOBALSINDEX;
   for (const char* name : {"dofile", "loadfile", "print", "setfenv", "getfenv", "module",
@@ -756,7 +762,8 @@ void LuaEngine::open() {
   lua_setglobal(L, "redis");
 
   // Library tables become readonly proxies.
-  for (const char* lib : {"redis", "string", "math", "table", "cjson", "bit", "os", "coroutine"}) {
+  for (const char* lib : {"redis", "string", "math", "table", "cjson", "bit", "struct", "cmsgpack",
+                          "os", "coroutine"}) {
     lua_getglobal(L, lib);
     push_proxy(L, -1, false);
     lua_setglobal(L, lib);

@@ -3,6 +3,7 @@
 
 #include "base/log.h"
 #include "base/time.h"
+#include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
 #include "keyspace/keyspace.h"
@@ -28,6 +29,8 @@ Client::Client(Server* srv, uint64_t id) : server(srv) {
 Client::~Client() = default;
 
 void Client::process_input() {
+  // A blocked session runs nothing more until Server::resume_session (its input waits here).
+  if (session.flags & Session::kBlocked) return;
   for (;;) {
     batch.clear();
     batch_args.clear();
@@ -37,10 +40,10 @@ void Client::process_input() {
       if (r != RequestParser::Result::kCommand) break;
       const size_t first = batch_args.size();
       for (const ArgSpan& a : parser.args()) batch_args.emplace_back(query.data() + a.off, a.len);
-      batch.push_back({first, parser.args().size(), nullptr});
+      batch.push_back({first, parser.args().size(), nullptr, qpos});
     }
     if (!batch.empty()) run_batch();
-    if (session.flags & Session::kCloseAfterReply) break;
+    if (session.flags & (Session::kCloseAfterReply | Session::kBlocked)) break;
     if (r == RequestParser::Result::kError) {
       // Redis sends "-ERR Protocol error: ..."; the parser's text starts at "Protocol".
       writer.error_fmt("ERR %.*s", static_cast<int>(parser.error().size()), parser.error().data());
@@ -94,6 +97,15 @@ void Client::run_batch() {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
     execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec);
     commands++;
+    // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.
+    if (KEEL_UNLIKELY(blocking_has_ready())) blocking_serve_ready(*server);
+    if (KEEL_UNLIKELY(session.flags & Session::kBlocked)) {
+      // The rest of the batch stays unexecuted in the query buffer and is parsed again when
+      // the block ends: rewind to just past the blocking command and restart the parser.
+      qpos = b.end;
+      parser = RequestParser();
+      break;
+    }
     if ((session.flags & Session::kCloseAfterReply) || closing) break;
   }
   last_interaction_ms = g_clock.now_ms;

@@ -55,6 +55,7 @@ class Client {
     size_t first_arg;
     size_t argc;
     const CommandSpec* spec;
+    size_t end = 0;  // offset in `query` just past this command (resume point after a block)
   };
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;

@@ -11,6 +11,7 @@
 #include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
@@ -151,13 +152,13 @@ std::string Server::info(std::span<const std::string_view> sections) {
     line(out, "maxclients:%lld", ll(o.maxclients));
     line(out, "client_recent_max_input_buffer:%zu", max_in);
     line(out, "client_recent_max_output_buffer:%zu", max_out);
-    line(out, "blocked_clients:0");
+    line(out, "blocked_clients:%zu", blocking_clients());
     line(out, "tracking_clients:0");
     line(out, "pubsub_clients:%zu", pubsub);
     line(out, "watching_clients:0");
-    line(out, "clients_in_timeout_table:0");
+    line(out, "clients_in_timeout_table:%zu", blocking_clients_with_timeout());
     line(out, "total_watched_keys:0");
-    line(out, "total_blocking_keys:0");
+    line(out, "total_blocking_keys:%zu", blocking_keys());
     line(out, "total_blocking_keys_on_nokey:0");
   }
   if (wanted(sections, "memory")) {

@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/multi.h"
@@ -154,6 +155,7 @@ void Server::queue_flush(Client* c) {
 }
 
 void Server::client_closed(Client* c) {
+  blocking_drop_session(c->session);
   pubsub_drop_session(c->session);
   multi_drop_session(c->session);  // queue + watched keys
   if (c->close_asap) close_asap_.erase(std::remove(close_asap_.begin(), close_asap_.end(), c), close_asap_.end());
@@ -173,6 +175,9 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   // Clients over their output buffer limits go first: what they are owed is dropped.
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
+  }
+  if (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0) {
+    s->run_resumed_and_arm_block_timer();
   }
   std::vector<Client*> work;
   work.swap(s->pending_);
@@ -216,7 +221,7 @@ void Server::cron() {
   if (o.timeout > 0) {
     std::vector<Client*> idle;
     for (auto& [id, c] : clients_) {
-      if (!(c->session.flags & (Session::kPubSub | Session::kMonitor)) &&
+      if (!(c->session.flags & (Session::kPubSub | Session::kMonitor | Session::kBlocked)) &&
           ms - c->last_interaction_ms > o.timeout * 1000) {
         idle.push_back(c);
       }
@@ -282,6 +287,8 @@ int Server::run() {
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
+  uv_timer_init(loop_, &block_timer_);
+  block_timer_.data = this;
   uv_signal_init(loop_, &sigterm_);
   sigterm_.data = this;
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
@@ -351,6 +358,7 @@ std::string Server::client_line(const Client* c) const {
   if (s.flags & Session::kMonitor) flags[nf++] = 'O';
   if (s.flags & Session::kPubSub) flags[nf++] = 'P';
   if (s.flags & Session::kMulti) flags[nf++] = 'x';
+  if (s.flags & Session::kBlocked) flags[nf++] = 'b';
   if (s.flags & Session::kCloseAfterReply) flags[nf++] = 'c';
   if (s.flags & Session::kNoEvict) flags[nf++] = 'e';
   if (s.flags & Session::kNoTouch) flags[nf++] = 'T';
@@ -610,6 +618,44 @@ void Server::script_done(Session& caller) {
   if (!c || c != busy_caller_) return;
   busy_caller_ = nullptr;
   if (!c->closing) uv_read_start(reinterpret_cast<uv_stream_t*>(&c->tcp), on_alloc, on_read);
+}
+
+// ---- Blocking commands -------------------------------------------------------------------------
+
+void Server::resume_session(Session& s) { resumed_.push_back(s.id); }
+
+// Before sleeping: unblocked clients run what they had pipelined (which may unblock others),
+// then the timer is re-armed for the earliest deadline of the clients still blocked.
+void Server::run_resumed_and_arm_block_timer() {
+  while (!resumed_.empty()) {
+    std::vector<uint64_t> ids;
+    ids.swap(resumed_);
+    for (uint64_t id : ids) {
+      auto it = clients_.find(id);
+      if (it == clients_.end()) continue;
+      Client* c = it->second;
+      if (c->closing || c == busy_caller_ || (c->session.flags & Session::kBlocked)) continue;
+      g_clock.now_ms = mstime();
+      c->process_input();
+    }
+  }
+  const int64_t at = blocking_next_deadline();
+  if (at == INT64_MAX) {
+    if (block_timer_at_ != 0) uv_timer_stop(&block_timer_);
+    block_timer_at_ = 0;
+    return;
+  }
+  if (at == block_timer_at_) return;
+  block_timer_at_ = at;
+  const int64_t now = mstime();
+  const uint64_t delay = at > now ? static_cast<uint64_t>(at - now) : 0;
+  uv_timer_start(&block_timer_, [](uv_timer_t* t) {
+    Server* srv = static_cast<Server*>(t->data);
+    srv->block_timer_at_ = 0;
+    if (srv->in_busy_poll_) return;  // re-armed by the next before-sleep
+    g_clock.now_ms = mstime();
+    blocking_expire(g_clock.now_ms, *srv);
+  }, delay, 0);
 }
 
 bool Server::debug_command_allowed(const Session& s) const {

@@ -67,6 +67,7 @@ class Server : public ServerApi {
   void session_output_ready(Session& s) override;
   bool process_events_while_busy(Session& caller) override;
   void script_done(Session& caller) override;
+  void resume_session(Session& s) override;
 
   // client-output-buffer-limit for c's class (normal or pubsub): over the hard limit, or over the
   // soft one for longer than its seconds, schedules c to close before the next sleep. True when c
@@ -101,6 +102,12 @@ class Server : public ServerApi {
   int64_t cron_loops_ = 0;
   Client* busy_caller_ = nullptr;  // runs a script past busy-reply-threshold: not read/flushed
   bool in_busy_poll_ = false;      // inside process_events_while_busy: cron is skipped
+  // Blocking commands: ids of unblocked clients whose pipelined input runs before the next
+  // sleep, and the timer armed for the earliest blocked-client deadline.
+  std::vector<uint64_t> resumed_;
+  uv_timer_t block_timer_;
+  int64_t block_timer_at_ = 0;  // deadline the timer is armed for (0 = not armed)
+  void run_resumed_and_arm_block_timer();
 };
 
 Server& server();

@@ -346,7 +346,7 @@ test "SCRIPT KILL refuses a script that already wrote: UNKILLABLE" {
     r config set busy-reply-threshold 50
     set rd [redis_deferring_client]
     set other [redis_client]
-    $rd eval {redis.call('set','unk','1') local t = redis.call('time') while redis.call('time')[1] - t[1] < 1 do end return 'done'} 0
+    $rd eval {redis.call('set','unk','1') local t = redis.call('time') while redis.call('time')[1] - t[1] < 3 do end return 'done'} 0
     wait_for_condition 100 20 {
         [catch {$other ping} e] && [string match {BUSY*} $e]
     }
