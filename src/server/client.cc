@@ -40,7 +40,13 @@ void Client::process_input() {
       if (r != RequestParser::Result::kCommand) break;
       const size_t first = batch_args.size();
       for (const ArgSpan& a : parser.args()) batch_args.emplace_back(query.data() + a.off, a.len);
-      batch.push_back({first, parser.args().size(), nullptr, qpos});
+      const CommandSpec* spec =
+          resolve_command(std::span<const std::string_view>(&batch_args[first], parser.args().size()));
+      batch.push_back({first, parser.args().size(), spec, qpos});
+      // A command that may block ends the batch: if it blocks, the input after it is parsed
+      // again on resume, and inline arguments are unescaped in place, so it must not have been
+      // parsed yet.
+      if (spec && (spec->flags & kBlocking)) break;
     }
     if (!batch.empty()) run_batch();
     if (session.flags & (Session::kCloseAfterReply | Session::kBlocked)) break;
@@ -75,7 +81,6 @@ void Client::run_batch() {
   size_t keys = 0;
   for (BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-    b.spec = resolve_command(args);
     if (!opts.prefetch || !b.spec || b.spec->first_key <= 0) continue;
     const int argc = static_cast<int>(b.argc);
     int last = b.spec->last_key < 0 ? argc + b.spec->last_key : b.spec->last_key;

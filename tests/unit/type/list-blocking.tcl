@@ -432,3 +432,16 @@ test "Idle client timeout does not close a blocked client" {
 } {slow}
 
 }
+
+test "Inline commands with quotes pipelined behind a blocked BLPOP run unchanged once it is served" {
+    r del blk_inline k_inline
+    set c [redis_client]
+    $c write "BLPOP blk_inline 0\r\nSET k_inline \"a b\"\r\nGET k_inline\r\n"
+    $c flush
+    wait_for_blocked_clients 1
+    r rpush blk_inline v
+    assert_equal {blk_inline v} [$c read]
+    assert_equal OK [$c read]
+    assert_equal {a b} [$c read]
+    $c close
+}
