@@ -121,3 +121,25 @@ proc require_commands {args} {
         if {$info eq "" || [lindex $info 0] eq ""} { skip_test "needs $c" }
     }
 }
+
+# Keyspace-notification helpers shared by tests/unit/notifications*.tcl.
+# A deferring client subscribed to every keyspace/keyevent channel.
+proc ev_reader {} {
+    set rd [redis_deferring_client]
+    $rd psubscribe __key*__:*
+    assert_equal {psubscribe __key*__:* 1} [$rd read]
+    return $rd
+}
+
+# Publishes a marker the reader also matches, then returns every event received before it as
+# {channel payload} pairs, in order.
+proc ev_collect {rd} {
+    r publish __key__:end end
+    set out {}
+    while 1 {
+        set m [$rd read]
+        if {[lindex $m 2] eq "__key__:end"} break
+        lappend out [list [lindex $m 2] [lindex $m 3]]
+    }
+    return $out
+}

@@ -3,26 +3,6 @@
 # checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (this file also passes
 # with --server /usr/bin/redis-server).
 
-proc ev_reader {} {
-    set rd [redis_deferring_client]
-    $rd psubscribe __key*__:*
-    assert_equal {psubscribe __key*__:* 1} [$rd read]
-    return $rd
-}
-
-# Publishes a marker the reader also matches, then returns every event received before it as
-# {channel payload} pairs, in order.
-proc ev_collect {rd} {
-    r publish __key__:end end
-    set out {}
-    while 1 {
-        set m [$rd read]
-        if {[lindex $m 2] eq "__key__:end"} break
-        lappend out [list [lindex $m 2] [lindex $m 3]]
-    }
-    return $out
-}
-
 # Expected pairs for `events` on `key` in db 0 with both K and E on: keyspace first, then keyevent.
 proc ke {key events} {
     set out {}

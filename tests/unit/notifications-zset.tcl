@@ -2,25 +2,6 @@
 # "Sorted sets"), checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (7.0
 # and 7.4 give the same streams). The helpers follow tests/unit/notifications.tcl.
 
-proc ev_reader {} {
-    set rd [redis_deferring_client]
-    $rd psubscribe __key*__:*
-    assert_equal {psubscribe __key*__:* 1} [$rd read]
-    return $rd
-}
-
-# Every event received before a marker publish, as {channel payload} pairs in order.
-proc ev_collect {rd} {
-    r publish __key__:end end
-    set out {}
-    while 1 {
-        set m [$rd read]
-        if {[lindex $m 2] eq "__key__:end"} break
-        lappend out [list [lindex $m 2] [lindex $m 3]]
-    }
-    return $out
-}
-
 # Expected pairs for `events` on `key` in db 0: keyspace first, then keyevent.
 proc ke {key events} {
     set out {}
