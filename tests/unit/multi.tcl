@@ -549,9 +549,11 @@ test "WATCH race between two clients" {
     foreach c [list $c1 $c2] { $c get counter; $c read }
     foreach c [list $c1 $c2] { $c multi; $c read }
     foreach c [list $c1 $c2] { $c set counter 1; $c read }
+    # One EXEC after the other: two connections' writes in one loop iteration may run in
+    # either order, and the test is about the second one seeing the first one's change.
     $c1 exec
-    $c2 exec
     assert_equal {OK} [$c1 read]
+    $c2 exec
     assert_equal {} [$c2 read]
     $c1 close
     $c2 close
