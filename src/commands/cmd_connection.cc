@@ -335,6 +335,7 @@ void cmd_client_help(CommandContext& cx) {
               "    * ID <client-id> [<client-id> ...]", "      Return clients of specified IDs only.",
               "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
               "SETNAME <name>", "    Assign the name <name> to the current connection.",
+              "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
               "SETINFO <option> <value>",
               "    Set client meta attr. Options are:",
               "    * LIB-NAME: the client lib name.", "    * LIB-VER: the client lib version.",

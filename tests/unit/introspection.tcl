@@ -228,6 +228,7 @@ test "CLIENT HELP and unknown subcommands" {
     set help [r client help]
     assert_match {CLIENT <subcommand>*} [lindex $help 0]
     assert_match {*SETNAME*} $help
+    assert_match {*UNBLOCK <clientid> \[TIMEOUT|ERROR\]*} $help
     assert_equal {    Prints this help.} [lindex $help end]
     assert_error {ERR unknown subcommand 'nosuch'. Try CLIENT HELP.} {r client nosuch}
     assert_error {*wrong number of arguments for 'client' command} {r client}
