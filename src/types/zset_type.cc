@@ -379,40 +379,42 @@ void ZsetType::range_by_rank(const Object& o, size_t start, size_t end, bool rev
   }
 }
 
-size_t ZsetType::range_by_score(const Object& o, const ZsetRange& r, bool rev, size_t offset,
-                                int64_t limit, ZEmit emit, void* ctx) {
+namespace {
+
+// The walk shared by ZRANGEBYSCORE and ZRANGEBYLEX: `key(member, score)` picks what the range
+// compares (score or member); `first`/`last` find the range's ends in the skiplist.
+template <class Range, class KeyOf, class First, class Last>
+size_t range_walk(const Object& o, const Range& r, bool rev, size_t offset, int64_t limit,
+                  ZEmit emit, void* ctx, KeyOf key, First first, Last last) {
   size_t emitted = 0;
   if (r.empty()) return 0;
+  auto room = [&] { return limit < 0 || emitted < static_cast<size_t>(limit); };
   if (is_lp(o)) {
     LpView lp(o);
     LpPair p;
+    auto visit = [&](bool in_front, bool past_end) {  // false = stop the walk
+      if (in_front) return true;
+      if (past_end) return false;
+      if (offset > 0) {
+        --offset;
+        return true;
+      }
+      if (!room()) return false;
+      emit(ctx, p.member, p.score);
+      ++emitted;
+      return true;
+    };
     if (!rev) {
       for (LpPos m = lp->first(); m != kLpNone; m = lp->next(p.spos)) {
         p.read(*lp, m);
-        if (!r.gte_min(p.score)) continue;
-        if (!r.lte_max(p.score)) break;
-        if (offset > 0) {
-          --offset;
-          continue;
-        }
-        if (limit >= 0 && emitted >= static_cast<size_t>(limit)) break;
-        emit(ctx, p.member, p.score);
-        ++emitted;
+        if (!visit(!r.gte_min(key(p.member, p.score)), !r.lte_max(key(p.member, p.score)))) break;
       }
     } else {
       for (LpPos s = lp->last(); s != kLpNone;) {
         const LpPos m = lp->prev(s);
         p.read(*lp, m);
         s = lp->prev(m);
-        if (!r.lte_max(p.score)) continue;
-        if (!r.gte_min(p.score)) break;
-        if (offset > 0) {
-          --offset;
-          continue;
-        }
-        if (limit >= 0 && emitted >= static_cast<size_t>(limit)) break;
-        emit(ctx, p.member, p.score);
-        ++emitted;
+        if (!visit(!r.lte_max(key(p.member, p.score)), !r.gte_min(key(p.member, p.score)))) break;
       }
     }
     return emitted;
@@ -421,14 +423,15 @@ size_t ZsetType::range_by_score(const Object& o, const ZsetRange& r, bool rev, s
   size_t rank = 0;
   SkiplistNode* x;
   if (!rev) {
-    x = z->sl.first_in_range(r, &rank);
+    x = first(z->sl, r, &rank);
     if (x != nullptr && offset > 0) x = z->sl.node_by_rank(rank + offset);
   } else {
-    x = z->sl.last_in_range(r, &rank);
+    x = last(z->sl, r, &rank);
     if (x != nullptr && offset > 0) x = rank > offset ? z->sl.node_by_rank(rank - offset) : nullptr;
   }
-  while (x != nullptr && (limit < 0 || emitted < static_cast<size_t>(limit))) {
-    if (rev ? !r.gte_min(x->score()) : !r.lte_max(x->score())) break;
+  while (x != nullptr && room()) {
+    if (rev ? !r.gte_min(key(x->member(), x->score())) : !r.lte_max(key(x->member(), x->score())))
+      break;
     emit(ctx, x->member(), x->score());
     ++emitted;
     x = rev ? x->prev() : x->next();
@@ -436,61 +439,26 @@ size_t ZsetType::range_by_score(const Object& o, const ZsetRange& r, bool rev, s
   return emitted;
 }
 
+}  // namespace
+
+size_t ZsetType::range_by_score(const Object& o, const ZsetRange& r, bool rev, size_t offset,
+                                int64_t limit, ZEmit emit, void* ctx) {
+  return range_walk(
+      o, r, rev, offset, limit, emit, ctx, [](std::string_view, double s) { return s; },
+      [](const Skiplist& sl, const ZsetRange& rr, size_t* rank) { return sl.first_in_range(rr, rank); },
+      [](const Skiplist& sl, const ZsetRange& rr, size_t* rank) { return sl.last_in_range(rr, rank); });
+}
+
 size_t ZsetType::range_by_lex(const Object& o, const ZsetLexRange& r, bool rev, size_t offset,
                               int64_t limit, ZEmit emit, void* ctx) {
-  size_t emitted = 0;
-  if (r.empty()) return 0;
-  if (is_lp(o)) {
-    LpView lp(o);
-    LpPair p;
-    if (!rev) {
-      for (LpPos m = lp->first(); m != kLpNone; m = lp->next(p.spos)) {
-        p.read(*lp, m);
-        if (!r.gte_min(p.member)) continue;
-        if (!r.lte_max(p.member)) break;
-        if (offset > 0) {
-          --offset;
-          continue;
-        }
-        if (limit >= 0 && emitted >= static_cast<size_t>(limit)) break;
-        emit(ctx, p.member, p.score);
-        ++emitted;
-      }
-    } else {
-      for (LpPos s = lp->last(); s != kLpNone;) {
-        const LpPos m = lp->prev(s);
-        p.read(*lp, m);
-        s = lp->prev(m);
-        if (!r.lte_max(p.member)) continue;
-        if (!r.gte_min(p.member)) break;
-        if (offset > 0) {
-          --offset;
-          continue;
-        }
-        if (limit >= 0 && emitted >= static_cast<size_t>(limit)) break;
-        emit(ctx, p.member, p.score);
-        ++emitted;
-      }
-    }
-    return emitted;
-  }
-  const ZsetBig* z = big_of(o);
-  size_t rank = 0;
-  SkiplistNode* x;
-  if (!rev) {
-    x = z->sl.first_in_lex_range(r, &rank);
-    if (x != nullptr && offset > 0) x = z->sl.node_by_rank(rank + offset);
-  } else {
-    x = z->sl.last_in_lex_range(r, &rank);
-    if (x != nullptr && offset > 0) x = rank > offset ? z->sl.node_by_rank(rank - offset) : nullptr;
-  }
-  while (x != nullptr && (limit < 0 || emitted < static_cast<size_t>(limit))) {
-    if (rev ? !r.gte_min(x->member()) : !r.lte_max(x->member())) break;
-    emit(ctx, x->member(), x->score());
-    ++emitted;
-    x = rev ? x->prev() : x->next();
-  }
-  return emitted;
+  return range_walk(
+      o, r, rev, offset, limit, emit, ctx, [](std::string_view m, double) { return m; },
+      [](const Skiplist& sl, const ZsetLexRange& rr, size_t* rank) {
+        return sl.first_in_lex_range(rr, rank);
+      },
+      [](const Skiplist& sl, const ZsetLexRange& rr, size_t* rank) {
+        return sl.last_in_lex_range(rr, rank);
+      });
 }
 
 size_t ZsetType::count_in_range(const Object& o, const ZsetRange& r) {
