@@ -259,22 +259,8 @@ void cmd_hrandfield(CommandContext& cx) {
     return cx.reply().bulk(f);
   }
   int64_t l;
-  if (!cx.int_arg(2, &l)) return;
-  if (l == INT64_MIN) {
-    return cx.reply().error(
-        "ERR value is out of range, value must between -9223372036854775807 and "
-        "9223372036854775807");
-  }
-  bool with_values = false;
-  if (cx.argc() > 4 || (cx.argc() == 4 && !cx.is_arg(3, "withvalues"))) {
-    return cx.reply().error(kErrSyntax);
-  }
-  if (cx.argc() == 4) {
-    with_values = true;
-    if (l < -INT64_MAX / 2 || l > INT64_MAX / 2) {
-      return cx.reply().error("ERR value is out of range");
-    }
-  }
+  bool with_values;
+  if (!cx.random_count_args("withvalues", &l, &with_values)) return;
   const Object* o = cx.db().find(cx.key(1));
   if (!o) return cx.reply().array(0);
   if (!cx.check_type(o, Type::kHash)) return;

@@ -627,22 +627,8 @@ void cmd_zrandmember(CommandContext& cx) {
     return ZsetType::random_members(*o, 1, true, PairWriter::emit, &out);
   }
   int64_t count;
-  if (!cx.int_arg(2, &count)) return;
-  if (count == INT64_MIN) {
-    return cx.reply().error(
-        "ERR value is out of range, value must between -9223372036854775807 and "
-        "9223372036854775807");
-  }
-  bool withscores = false;
-  if (cx.argc() > 4 || (cx.argc() == 4 && !cx.is_arg(3, "withscores"))) {
-    return cx.reply().error(kErrSyntax);
-  }
-  if (cx.argc() == 4) {
-    withscores = true;
-    if (count < -INT64_MAX / 2 || count > INT64_MAX / 2) {
-      return cx.reply().error("ERR value is out of range");
-    }
-  }
+  bool withscores;
+  if (!cx.random_count_args("withscores", &count, &withscores)) return;
   const Object* o = cx.db().find(cx.key(1));
   if (!o) return cx.reply().array(0);
   if (!cx.check_type(o, Type::kZset)) return;

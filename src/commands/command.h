@@ -122,6 +122,9 @@ class CommandContext {
   bool double_arg(size_t i, double* out);      // "value is not a valid float"
   bool db_index_arg(size_t i, int* out);       // SELECT/MOVE/COPY DB index rules
   bool is_arg(size_t i, std::string_view word) const;  // case-insensitive compare
+  // HRANDFIELD / ZRANDMEMBER: `key count [<with_word>]` -> count and whether the flag is given,
+  // with Redis's range and syntax errors.
+  bool random_count_args(std::string_view with_word, int64_t* count, bool* with);
   // WRONGTYPE reply when o is not of type t; returns false then.
   bool check_type(const Object* o, Type t);
   // ERR wrong number of arguments for '<name>' command

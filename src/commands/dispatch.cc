@@ -194,6 +194,30 @@ bool CommandContext::is_arg(size_t i, std::string_view word) const {
   return i < args_.size() && equals_nocase(args_[i], word);
 }
 
+bool CommandContext::random_count_args(std::string_view with_word, int64_t* count, bool* with) {
+  if (!int_arg(2, count)) return false;
+  if (*count == INT64_MIN) {
+    reply_.error(
+        "ERR value is out of range, value must between -9223372036854775807 and "
+        "9223372036854775807");
+    return false;
+  }
+  *with = false;
+  if (argc() > 4 || (argc() == 4 && !is_arg(3, with_word))) {
+    reply_.error(kErrSyntax);
+    return false;
+  }
+  if (argc() == 4) {
+    *with = true;
+    // The reply holds two elements per item: keep 2 * count representable.
+    if (*count < -INT64_MAX / 2 || *count > INT64_MAX / 2) {
+      reply_.error("ERR value is out of range");
+      return false;
+    }
+  }
+  return true;
+}
+
 bool CommandContext::check_type(const Object* o, Type t) {
   if (o->type() == t) return true;
   reply_.error(kErrWrongType);
