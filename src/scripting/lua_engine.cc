@@ -811,8 +811,7 @@ const LuaEngine::Script* LuaEngine::find_script(std::string_view sha) const {
   if (sha.size() != 40) return nullptr;
   char lower[40];
   for (size_t i = 0; i < 40; i++) lower[i] = static_cast<char>(tolower(static_cast<unsigned char>(sha[i])));
-  // TODO(scripting): heterogeneous lookup would avoid this temporary key on EVALSHA.
-  auto it = scripts_.find(std::string(lower, 40));
+  auto it = scripts_.find(std::string_view(lower, 40));
   return it == scripts_.end() ? nullptr : &it->second;
 }
 

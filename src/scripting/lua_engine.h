@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -123,7 +124,13 @@ class LuaEngine {
 
   Kind kind_;
   lua_State* L_ = nullptr;
-  std::unordered_map<std::string, Script> scripts_;  // key: sha (40 lowercase hex)
+  // Hashes std::string and string_view alike, so EVALSHA looks up without a temporary key.
+  struct ShaHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // key: sha (40 lowercase hex)
+  std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
   std::unordered_map<std::string, Library> libraries_;
   std::unordered_map<std::string, Function> functions_;
 
