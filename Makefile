@@ -17,7 +17,7 @@ TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
 SERVER    := src/keel-server
 UNIT      := $(BUILD)/keel-unit
 
-.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers clean
+.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers check-codegen clean
 all: $(SERVER)
 
 deps:
@@ -40,6 +40,9 @@ run: deps
 check-layers:
 	@bash utils/check_layers.sh
 
+check-codegen: $(SERVER)
+	@bash utils/check_codegen.sh $(SERVER)
+
 test-unit: $(UNIT)
 	./$(UNIT) --gtest_brief=1
 
@@ -50,6 +53,7 @@ test-tcl: $(SERVER)
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT)
 	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory check-codegen
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-tcl
 

@@ -156,8 +156,10 @@ class Db {
   void for_each(F&& f) const {
     keys_.for_each(f);
   }
-  void prefetch(uint64_t hash) const { keys_.prefetch_bucket(hash); }
-  void prefetch_entries(uint64_t hash) const { keys_.prefetch_entries(hash); }
+  // always_inline: see HashTable::prefetch_bucket (a call to a prefetch-only function is
+  // deleted by GCC as side-effect free).
+  [[gnu::always_inline]] void prefetch(uint64_t hash) const { keys_.prefetch_bucket(hash); }
+  [[gnu::always_inline]] void prefetch_entries(uint64_t hash) const { keys_.prefetch_entries(hash); }
 
   // One step of the active expiry cycle on this db; returns keys expired. Stops at deadline_us.
   size_t active_expire(int64_t deadline_us, size_t* sampled);
