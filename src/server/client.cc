@@ -13,7 +13,7 @@
 namespace keel {
 namespace {
 constexpr size_t kMaxBatch = 1024;        // commands executed per parse round
-constexpr size_t kIdleOutKeep = 64 * 1024;  // output capacity kept by an idle client
+constexpr size_t kIdleOutKeep = 64 * 1024;  // output capacity always kept (see trim_buffers)
 }  // namespace
 
 Client::Client(Server* srv, uint64_t id) : server(srv) {
@@ -131,9 +131,9 @@ void Client::flush() {
   }
   net_out += static_cast<uint64_t>(n);
   server->stats().net_output_bytes += static_cast<uint64_t>(n);
+  if (out.size() > out_peak) out_peak = out.size();
   if (static_cast<size_t>(n) == out.size()) {
     out.clear();
-    out.shrink_if_idle(kIdleOutKeep);
     if (session.flags & Session::kCloseAfterReply) close();
     return;
   }
@@ -155,7 +155,6 @@ void Client::on_write_done(uv_write_t* req, int status) {
   if (c->closing) return;
   size_t sent = c->inflight.size();
   c->inflight.clear();
-  c->inflight.shrink_if_idle(kIdleOutKeep);
   if (status < 0) {
     c->close();
     return;
@@ -163,6 +162,14 @@ void Client::on_write_done(uv_write_t* req, int status) {
   c->net_out += sent;
   c->server->stats().net_output_bytes += sent;
   c->flush();
+}
+
+void Client::trim_buffers() {
+  // Half the capacity unused for a whole period: give it back (an empty buffer is freed; the
+  // next reply allocates a small one again).
+  if (out_peak * 2 < out.capacity()) out.shrink_if_idle(kIdleOutKeep);
+  if (out_peak * 2 < inflight.capacity()) inflight.shrink_if_idle(kIdleOutKeep);
+  out_peak = 0;
 }
 
 void Client::close() {

@@ -36,6 +36,7 @@ class Client {
 
   Buffer out;          // replies not yet handed to the socket
   Buffer inflight;     // bytes owned by an in-progress uv_write
+  size_t out_peak = 0;  // largest flush since the last trim_buffers() (how much `out` is used)
   uv_write_t write_req;
   bool writing = false;
   bool pending_flush = false;  // queued in Server::pending_
@@ -68,6 +69,11 @@ class Client {
   // Marks for closing once the output is written (QUIT, protocol errors).
   void close_after_reply() { session.flags |= Session::kCloseAfterReply; }
   void close();  // immediately (peer gone, CLIENT KILL)
+  // Called by the cron about once a second: frees output capacity beyond 64 KB that the last
+  // second's flushes did not need. Flushes themselves keep the capacity, so a subscriber or a
+  // pipelining client that produces 100 KB per loop iteration does not reallocate (and
+  // page-fault in) its buffer every iteration.
+  void trim_buffers();
 
  private:
   void run_batch();

@@ -231,6 +231,10 @@ void Server::cron() {
       c->close();
     }
   }
+  if (ms - last_trim_ms_ >= 1000) {
+    last_trim_ms_ = ms;
+    for (auto& [id, c] : clients_) c->trim_buffers();
+  }
   cron_loops_++;
   // The timer period follows `hz` changes.
   uv_timer_set_repeat(&cron_timer_, static_cast<uint64_t>(1000 / (o.hz > 0 ? o.hz : 10)));
