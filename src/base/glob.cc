@@ -6,6 +6,7 @@
 #include "base/glob.h"
 
 #include <cstddef>
+#include <cstring>
 
 namespace keel {
 namespace {
@@ -85,6 +86,18 @@ bool match_token(std::string_view pat, size_t p, char c, bool nocase, size_t* ne
   }
 }
 
+// When pat[p] is a byte that matches only itself (case-sensitive), moves *s to its next
+// occurrence in str at or after *s; false if there is none (then nothing after *s can match).
+// Other tokens leave *s alone.
+inline bool skip_to_literal(std::string_view pat, size_t p, std::string_view str, bool nocase, size_t* s) {
+  const char c = pat[p];
+  if (nocase || c == '?' || c == '[' || c == '\\') return true;
+  const void* hit = memchr(str.data() + *s, c, str.size() - *s);
+  if (hit == nullptr) return false;
+  *s = static_cast<size_t>(static_cast<const char*>(hit) - str.data());
+  return true;
+}
+
 }  // namespace
 
 bool glob_match(std::string_view pattern, std::string_view str, bool nocase) {
@@ -111,6 +124,9 @@ bool glob_match(std::string_view pattern, std::string_view str, bool nocase) {
       star_p = p;
       star_s = s;
       star_depth = depth;
+      // A plain byte after the star: its remainder can only start where that byte occurs.
+      if (!skip_to_literal(pattern, p, str, nocase, &s)) return false;
+      star_s = s;
       continue;
     } else if (p < m) {
       size_t next = 0;
@@ -123,6 +139,7 @@ bool glob_match(std::string_view pattern, std::string_view str, bool nocase) {
     // Mismatch: the latest star takes one more byte. Its remainder is never tried against the
     // empty suffix (it needs at least one byte), matching Redis.
     if (star_p == kNone || ++star_s == n) return false;
+    if (!skip_to_literal(pattern, star_p, str, nocase, &star_s)) return false;
     p = star_p;
     s = star_s;
     depth = star_depth;

@@ -187,7 +187,8 @@ size_t pubsub_publish(std::string_view channel, std::string_view message, bool s
   size_t receivers = 0;
   Buffer& f = g.frame;
   const Table& exact = shard ? table(PubSubKind::kShard) : table(PubSubKind::kChannel);
-  auto it = exact.find(channel);
+  // Keyspace notifications usually have only pattern subscribers: no hashing of the channel then.
+  auto it = exact.empty() ? exact.end() : exact.find(channel);
   if (it != exact.end()) {
     f.clear();
     if (shard) {
