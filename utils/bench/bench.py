@@ -82,6 +82,8 @@ def run_workload(srv, wl, client_pin):
         bench(srv, wl["prep"], client_pin)
     t0 = cpu_ticks(srv.proc.pid)
     r = bench(srv, wl["args"], client_pin)
+    if "after" in wl:
+        wl["after"]()  # e.g. wait until a subscriber has everything (counted in the CPU time)
     t1 = cpu_ticks(srv.proc.pid)
     rows = [l for l in r.stdout.splitlines() if l.startswith('"') and not l.startswith('"test"')]
     if not rows or "error" in r.stdout.lower() or "error" in r.stderr.lower():
@@ -173,54 +175,75 @@ def main():
                         srv.cli("CONFIG", "SET", "prefetch-batch-max-size", setting)
                     res.setdefault(label, []).append(run_workload(srv, wl, pin[1]))
             keel.cli("CONFIG", "SET", "prefetch-batch-max-size", 16)
-            on = statistics.median(x[0] for x in res["keel prefetch on"])
-            off = statistics.median(x[0] for x in res["keel prefetch off"])
-            rf = statistics.median(x[0] for x in res["reference"])
-            print(f"GET miss -P32 ({keys} keys): keel prefetch on {on:.0f} rps, off {off:.0f} rps "
-                  f"(gain {100 * (on / off - 1):+.1f}%), reference {rf:.0f} rps (x{on / rf:.2f})")
-            rows.append(["GET miss -P32 prefetch on/off", on, off, on / off, "", "", "", "", "",
-                         "", ""])
-            rows.append(["GET miss -P32 keel/ref", on, rf, on / rf, "", "", "", "", "", "", ""])
+            med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in res.items()}
+            on, off, rf = med["keel prefetch on"], med["keel prefetch off"], med["reference"]
+            print(f"GET miss -P32 ({keys} keys): keel prefetch on {on[0]:.0f} rps {on[3]:.3f} us/op, "
+                  f"off {off[0]:.0f} rps {off[3]:.3f} us/op (throughput {100 * (on[0] / off[0] - 1):+.1f}%, "
+                  f"cpu/op {100 * (on[3] / off[3] - 1):+.1f}%), reference {rf[0]:.0f} rps "
+                  f"{rf[3]:.3f} us/op (x{on[0] / rf[0]:.2f}, cpu x{on[3] / rf[3]:.2f})")
+            rows.append(["GET miss -P32 prefetch on/off", on[0], off[0], on[0] / off[0], on[1], off[1],
+                         on[2], off[2], on[3], off[3], on[3] / off[3]])
+            rows.append(["GET miss -P32 keel/ref", on[0], rf[0], on[0] / rf[0], on[1], rf[1], on[2],
+                         rf[2], on[3], rf[3], on[3] / rf[3]])
         if "notify" in groups:
             # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
-            # with KE$g and one PSUBSCRIBE __key*__:* subscriber (redis-cli) reading everything.
+            # with KE$g and one PSUBSCRIBE __key*__:* subscriber reading everything (a raw socket
+            # reader pinned to the client core, see subscriber.py; it checks it received bytes).
             # The pubsub output limit is lifted on both servers so the subscriber stays connected.
-            n = 200000 if a.quick else 1000000
+            # Off and on alternate inside every round, so drift hits both modes alike.
+            n = 300000 if a.quick else 1000000
             v64 = "x" * 64
             P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
             cases = [("SET", P + ["SET", "bench:set:__rand_int__", v64], None),
                      ("DEL", P + ["DEL", "bench:set:__rand_int__"],
                       P + ["SET", "bench:set:__rand_int__", v64])]
+            sub_cmd = [os.path.join(ROOT, "utils/bench/subscriber.py")]
+            if pin[1] is not None and shutil.which("taskset"):
+                sub_cmd = ["taskset", "-c", str(pin[1]), "/usr/bin/python3"] + sub_cmd
             res = {}
+            marker = "bench-drained-marker"
             for _ in range(a.rounds):
                 for srv in (keel, ref):
-                    for mode in ("off", "on"):
-                        srv.cli("CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 0 0")
-                        srv.cli("CONFIG", "SET", "notify-keyspace-events", "" if mode == "off" else "KE$g")
-                        sub = None
-                        if mode == "on":
-                            sub = subprocess.Popen(["redis-cli", "-p", str(srv.port), "psubscribe",
-                                                    "__key*__:*"], stdout=subprocess.DEVNULL)
-                            time.sleep(0.3)
-                        for name, args, prep in cases:
-                            wl = {"name": name, "args": args, "n": n}
+                    srv.cli("CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 0 0")
+                    for name, args, prep in cases:
+                        for mode in ("off", "on"):
+                            # The prep fills keys with notifications off; a subscriber then sees
+                            # only the measured run, and the run ends (for the CPU figure) when
+                            # the subscriber has read every message it caused.
+                            srv.cli("CONFIG", "SET", "notify-keyspace-events", "")
+                            srv.cli("FLUSHALL")
                             if prep:
-                                wl["prep"] = prep
+                                bench(srv, prep, pin[1])
+                            wl = {"name": name, "args": args, "n": n, "flush": False}
+                            sub = None
+                            if mode == "on":
+                                srv.cli("CONFIG", "SET", "notify-keyspace-events", "KE$g")
+                                sub = subprocess.Popen(sub_cmd + [str(srv.port), "__key*__:*", marker],
+                                                       stdout=subprocess.PIPE, text=True)
+                                time.sleep(0.3)
+
+                                def drained(srv=srv, sub=sub):
+                                    srv.cli("PUBLISH", "__keybench__:end", marker)
+                                    line = sub.stdout.readline()
+                                    if not line.startswith("drained") or int(line.split()[1]) < n:
+                                        raise SystemExit(f"subscriber on {srv.name}: {line!r}")
+                                wl["after"] = drained
                             res.setdefault((srv.name, mode, name), []).append(
-                                run_workload(srv, wl, pin[1])[0])
-                        if sub:
-                            sub.terminate()
-                            sub.wait()
-                        srv.cli("CONFIG", "SET", "notify-keyspace-events", "")
+                                run_workload(srv, wl, pin[1]))
+                            if sub:
+                                sub.terminate()
+                                sub.wait()
+                            srv.cli("CONFIG", "SET", "notify-keyspace-events", "")
             for name in ("SET", "DEL"):
                 for srv in ("keel", "reference"):
-                    off = statistics.median(res[(srv, "off", name)])
-                    on = statistics.median(res[(srv, "on", name)])
-                    loss = 100 * (1 - on / off)
-                    print(f"notify {name:3} {srv:9}: off {off:9.0f} rps, KE$g+subscriber {on:9.0f} rps,"
-                          f" loss {loss:5.1f}%")
-                    rows.append([f"notify {name} {srv} loss%", off, on, loss, "", "", "", "", "",
-                                 "", ""])
+                    off = [statistics.median(x[i] for x in res[(srv, "off", name)]) for i in (0, 3)]
+                    on = [statistics.median(x[i] for x in res[(srv, "on", name)]) for i in (0, 3)]
+                    loss = 100 * (1 - on[0] / off[0])
+                    print(f"notify {name:3} {srv:9}: off {off[0]:9.0f} rps {off[1]:.2f} us/op, "
+                          f"KE$g+subscriber {on[0]:9.0f} rps {on[1]:.2f} us/op, loss {loss:5.1f}% "
+                          f"(cpu/op +{100 * (on[1] / off[1] - 1):.1f}%)")
+                    rows.append([f"notify {name} {srv} loss%", off[0], on[0], loss, "", "", "", "",
+                                 off[1], on[1], on[1] / off[1]])
         if "memory" in groups:
             # Fresh servers, so RSS reflects only the populated keys.
             keel.stop()
