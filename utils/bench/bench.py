@@ -245,26 +245,54 @@ def main():
                     rows.append([f"notify {name} {srv} loss%", off[0], on[0], loss, "", "", "", "",
                                  off[1], on[1], on[1] / off[1]])
         if "memory" in groups:
-            # Fresh servers, so RSS reflects only the populated keys.
-            keel.stop()
-            ref.stop()
-            keel = Server("keel", a.keel, pin[0])
-            ref = Server("reference", a.reference, pin[0])
+            # Bytes per key for 1M (quick: 100k) keys of each kind, each kind on fresh servers so
+            # RSS reflects only those keys. Strings come from DEBUG POPULATE; the small
+            # collections (5 fields / members each: listpack hashes, intset sets, listpack zsets
+            # in both servers) are loaded with `redis-cli --pipe`.
             keys = 100000 if a.quick else 1000000
-            per = {}
-            for s in (keel, ref):
-                u0, r0 = s.info("used_memory"), s.info("used_memory_rss")
-                s.cli("DEBUG", "POPULATE", keys, "key", 100)
-                time.sleep(0.5)
-                u1, r1 = s.info("used_memory"), s.info("used_memory_rss")
-                per[s.name] = ((u1 - u0) / keys, (r1 - r0) / keys)
-            k, r = per["keel"], per["reference"]
-            print(f"memory per key ({keys} x 100-byte strings): used_memory keel {k[0]:.1f} B "
-                  f"ref {r[0]:.1f} B (x{k[0] / r[0]:.2f}); RSS keel {k[1]:.1f} B ref {r[1]:.1f} B "
-                  f"(x{k[1] / r[1]:.2f})")
-            rows.append(["memory/key used_memory", k[0], r[0], k[0] / r[0], "", "", "", "", "", "",
-                         ""])
-            rows.append(["memory/key rss", k[1], r[1], k[1] / r[1], "", "", "", "", "", "", ""])
+
+            def load_pipe(srv, make):
+                data = bytearray()
+                for i in range(keys):
+                    args = make(i)
+                    data += b"*%d\r\n" % len(args)
+                    for x in args:
+                        x = x.encode() if isinstance(x, str) else x
+                        data += b"$%d\r\n%s\r\n" % (len(x), x)
+                r = subprocess.run(["redis-cli", "-p", str(srv.port), "--pipe"], input=bytes(data),
+                                   capture_output=True)
+                if b"errors: 0" not in r.stdout:
+                    raise SystemExit(f"--pipe load failed on {srv.name}: {r.stdout!r}")
+
+            kinds = [
+                ("100-byte strings", lambda srv: srv.cli("DEBUG", "POPULATE", keys, "key", 100)),
+                ("hashes of 5 fields", lambda srv: load_pipe(srv, lambda i: [
+                    "HSET", f"hash:{i}"] + [x for j in range(5) for x in (f"field{j}", f"value{j}")])),
+                ("sets of 5 ints", lambda srv: load_pipe(srv, lambda i: [
+                    "SADD", f"set:{i}"] + [str(1000 + j) for j in range(5)])),
+                ("zsets of 5 members", lambda srv: load_pipe(srv, lambda i: [
+                    "ZADD", f"zset:{i}"] + [x for j in range(5) for x in (str(j), f"member{j}")])),
+            ]
+            for label, load in kinds:
+                keel.stop()
+                ref.stop()
+                keel = Server("keel", a.keel, pin[0])
+                ref = Server("reference", a.reference, pin[0])
+                per = {}
+                for srv in (keel, ref):
+                    u0, r0 = srv.info("used_memory"), srv.info("used_memory_rss")
+                    load(srv)
+                    time.sleep(0.5)
+                    u1, r1 = srv.info("used_memory"), srv.info("used_memory_rss")
+                    per[srv.name] = ((u1 - u0) / keys, (r1 - r0) / keys)
+                k, r = per["keel"], per["reference"]
+                print(f"memory per key ({keys} {label}): used_memory keel {k[0]:.1f} B "
+                      f"ref {r[0]:.1f} B (x{k[0] / r[0]:.2f}); RSS keel {k[1]:.1f} B ref {r[1]:.1f} B "
+                      f"(x{k[1] / r[1]:.2f})", flush=True)
+                rows.append([f"memory/key used_memory {label}", k[0], r[0], k[0] / r[0], "", "", "",
+                             "", "", "", ""])
+                rows.append([f"memory/key rss {label}", k[1], r[1], k[1] / r[1], "", "", "", "", "",
+                             "", ""])
     finally:
         keel.stop()
         ref.stop()
