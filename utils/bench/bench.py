@@ -199,7 +199,7 @@ def main():
                       P + ["SET", "bench:set:__rand_int__", v64])]
             sub_cmd = [os.path.join(ROOT, "utils/bench/subscriber.py")]
             if pin[1] is not None and shutil.which("taskset"):
-                sub_cmd = ["taskset", "-c", str(pin[1]), "/usr/bin/python3"] + sub_cmd
+                sub_cmd = ["nice", "-n", "19", "taskset", "-c", str(pin[1]), "/usr/bin/python3"] + sub_cmd
             res = {}
             marker = "bench-drained-marker"
             for _ in range(a.rounds):
