@@ -100,6 +100,7 @@ class Server : public ServerApi {
   bool shutting_down_ = false;
   int exit_code_ = 0;
   int64_t cron_loops_ = 0;
+  int64_t last_trim_ms_ = 0;  // last Client::trim_buffers() pass
   Client* busy_caller_ = nullptr;  // runs a script past busy-reply-threshold: not read/flushed
   bool in_busy_poll_ = false;      // inside process_events_while_busy: cron is skipped
   // Blocking commands: ids of unblocked clients whose pipelined input runs before the next
