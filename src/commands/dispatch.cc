@@ -60,8 +60,8 @@ const CommandSpec* resolve_command(std::span<const std::string_view> args) {
   return c;
 }
 
-void execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
-                     ReplyWriter& w, ServerApi& api, const CommandSpec* c) {
+int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                        ReplyWriter& w, ServerApi& api, const CommandSpec* c, int64_t start_us) {
   if (!c) c = resolve_command(args);
   const size_t mark = w.buffer()->size();
   s.last_cmd_name = c ? c->full_name : nullptr;
@@ -72,9 +72,10 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
     s.flags &= ~Session::kReplySkipNext;
     skip_reply = true;
   }
-  auto finish = [&] {
+  auto finish = [&]() -> int64_t {
     // CLIENT REPLY ON turned replies back on: its own +OK is sent.
     if (skip_reply && !(reply_was_off && !(s.flags & Session::kReplyOff))) w.buffer()->resize(mark);
+    return 0;
   };
 
   if (!c) {
@@ -125,7 +126,7 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
     return finish();
   }
 
-  const int64_t start = ustime();
+  const int64_t start = start_us != 0 ? start_us : ustime();
   // Commands run by EXEC see the clock of the EXEC: no key expires half-way (Redis 7.2+).
   if (KEEL_LIKELY(!(s.flags & Session::kInExec))) g_clock.now_ms = start / 1000;
   const uint64_t errors_before = w.errors();
@@ -134,7 +135,8 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
   g_pubsub_exec.current = &s;
   c->handler(cx);
   g_pubsub_exec.current = pubsub_outer;
-  const int64_t duration = ustime() - start;
+  const int64_t end = ustime();
+  const int64_t duration = end - start;
 
   c->stats->calls++;
   c->stats->usec += static_cast<uint64_t>(duration);
@@ -160,6 +162,7 @@ void execute_command(Session& s, std::span<const std::string_view> args, uint64_
   if (KEEL_UNLIKELY(!g_pubsub_exec.deferred.empty()) && !pubsub_outer) {
     pubsub_flush_deferred(w.buffer());
   }
+  return end;
 }
 
 // ---- CommandContext helpers ------------------------------------------------------------------

@@ -33,8 +33,13 @@ const CommandSpec* resolve_command(std::span<const std::string_view> args);
 // Runs one command for session s, writing its reply through w. `hashes` (argc entries, 0 =
 // not computed) carries key hashes from the prefetch pass; may be null. `resolved` is the
 // result of resolve_command() when the caller already has it.
-void execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
-                     ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr);
+// The command's duration (commandstats, slowlog) is measured from `start_us`, a ustime()
+// reading the caller already has, or from a fresh reading when 0. Returns the ustime() reading
+// taken when the command ended, or 0 when it was rejected before running: a batch passes it on
+// as the next command's start, so a pipeline reads the clock once per command instead of twice.
+int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                        ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr,
+                        int64_t start_us = 0);
 
 // Set while a script that ran past busy-reply-threshold lets the server process events
 // (cmd_scripting.cc): every command without the allow_busy flag is answered with `error`.

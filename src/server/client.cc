@@ -98,12 +98,16 @@ void Client::run_batch() {
       if (batch_hashes[i]) session.db->prefetch_entries(batch_hashes[i]);
     }
   }
+  int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
   for (const BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-    execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec);
+    clock_us = execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec, clock_us);
     commands++;
     // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.
-    if (KEEL_UNLIKELY(blocking_has_ready())) blocking_serve_ready(*server);
+    if (KEEL_UNLIKELY(blocking_has_ready())) {
+      blocking_serve_ready(*server);
+      clock_us = 0;
+    }
     if (KEEL_UNLIKELY(session.flags & Session::kBlocked)) {
       // The rest of the batch stays unexecuted in the query buffer and is parsed again when
       // the block ends: rewind to just past the blocking command and restart the parser.
