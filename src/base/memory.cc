@@ -65,4 +65,14 @@ const char* allocator_name() {
 #endif
 }
 
+size_t usable_size_of_new(void* block, size_t request) {
+#ifndef KEEL_NO_JEMALLOC
+  (void)block;
+  return nallocx(request, 0);
+#else
+  (void)request;
+  return malloc_usable_size(block);
+#endif
+}
+
 }  // namespace keel

@@ -11,5 +11,8 @@ size_t used_memory();       // bytes allocated by the program (jemalloc stats.al
 size_t rss_memory();        // resident set size from /proc/self/statm
 uint64_t thread_allocated_bytes();  // jemalloc thread.allocated; 0 when unavailable
 const char* allocator_name();
+// Usable size of `block`, which was just returned by malloc(request). With jemalloc this is the
+// size class of `request` (arithmetic, no lookup of the block); otherwise malloc_usable_size.
+size_t usable_size_of_new(void* block, size_t request);
 
 }  // namespace keel

@@ -2,7 +2,7 @@
 // Db's hash table points here). Layout:
 //
 //   +------+-----+-------+-----+---------+---------+-----------+---------------+-------------+
-//   | type | enc | flags | pad | lru u32 | key_len | embed_len | value (8 B)   | expire_ms   |
+//   | type | enc | flags | ecap| lru u32 | key_len | embed_len | value (8 B)   | expire_ms   |
 //   +------+-----+-------+-----+---------+---------+-----------+---------------+-------------+
 //   | key bytes ... | embedded value bytes ... (strings up to kMaxEmbedTotal in all)          |
 //
@@ -111,7 +111,6 @@ class Object {
   RawString* make_raw_for_edit(size_t min_cap);
   void set_int_in_place(int64_t v);  // value becomes int-encoded (frees a heap string)
 
-  size_t alloc_size() const;  // allocator's usable size of this block
 
  private:
   Object() = default;
@@ -121,7 +120,7 @@ class Object {
   uint8_t type_;
   uint8_t enc_;
   uint8_t flags_;
-  uint8_t pad_;
+  uint8_t embed_cap_;  // bytes the block has for an embedded value (capped at 255; see alloc)
   uint32_t lru_;
   uint32_t key_len_;
   uint32_t embed_len_;
