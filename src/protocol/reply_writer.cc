@@ -87,9 +87,22 @@ void ReplyWriter::integer(int64_t v) {
 }
 
 void ReplyWriter::bulk(std::string_view s) {
-  char* p = out_->reserve_tail(s.size() + 32);
+  const size_t n = s.size();
+  char* p = out_->reserve_tail(n + 32);
   p[0] = '$';
-  size_t len = 1 + format_int64(static_cast<int64_t>(s.size()), p + 1);
+  size_t len;
+  // Short values dominate range replies (LRANGE of small items): their length is one or two
+  // digits, written directly.
+  if (n < 10) {
+    p[1] = static_cast<char>('0' + n);
+    len = 2;
+  } else if (n < 100) {
+    p[1] = static_cast<char>('0' + n / 10);
+    p[2] = static_cast<char>('0' + n % 10);
+    len = 3;
+  } else {
+    len = 1 + format_uint64(n, p + 1);
+  }
   p[len++] = '\r';
   p[len++] = '\n';
   if (!s.empty()) memcpy(p + len, s.data(), s.size());
