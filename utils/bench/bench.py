@@ -11,7 +11,7 @@ loaded at a time) and the client runs on core 1.
 Groups: throughput (-P 16 and -P 1 workloads), prefetch (miss-heavy GETs on a large keyspace,
 Keel with batch prefetch on and off), memory (bytes per key after DEBUG POPULATE).
 """
-import argparse, csv, os, shutil, socket, statistics, subprocess, tempfile, time
+import argparse, csv, os, re, shutil, socket, statistics, subprocess, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -137,7 +137,7 @@ def main():
     ap.add_argument("--reference", default="/usr/bin/redis-server")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
-    ap.add_argument("--only", default="", help="substring filter on workload names")
+    ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--groups", default="throughput,prefetch,notify,memory")
     a = ap.parse_args()
     pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
@@ -148,7 +148,7 @@ def main():
     try:
         if "throughput" in groups:
             for wl in throughput_workloads(a.quick):
-                if a.only and a.only.lower() not in wl["name"].lower():
+                if a.only and not re.search(a.only, wl["name"], re.I):
                     continue
                 m = measure([keel, ref], wl, a.rounds, pin[1])
                 k, r = m["keel"], m["reference"]

@@ -23,7 +23,7 @@ def main():
     data = tempfile.mktemp(suffix=".perf")
     try:
         for wl in bench.throughput_workloads(a.quick):
-            if a.only and a.only.lower() not in wl["name"].lower():
+            if a.only and not re.search(a.only, wl["name"], re.I):
                 continue
             srv.cli("FLUSHALL")
             if "prep" in wl:
