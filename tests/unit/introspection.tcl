@@ -104,6 +104,23 @@ test "CLIENT LIST shows the db, the last command and resp" {
     $c close
 }
 
+test "A connection's output memory returns to idle size after a large reply" {
+    # Keel keeps an output buffer's capacity across flushes and gives back, about once a
+    # second, what the last second did not use; Redis frees its reply list at once.
+    set c [redis_client]
+    set cid [$c client id]
+    r set obuf:big [string repeat x 3000000]
+    assert_equal 3000000 [string length [$c get obuf:big]]
+    wait_for_condition 50 100 {
+        [client_field [r client list id $cid] omem] < 65536
+    } {
+        fail "omem stayed at [client_field [r client list id $cid] omem]"
+    }
+    assert_equal 3000000 [string length [$c get obuf:big]]
+    $c close
+    r del obuf:big
+}
+
 test "CLIENT KILL with the old ip:port form" {
     set c [redis_client]
     set addr [client_field [$c client info] addr]
