@@ -170,4 +170,35 @@ class Listpack {
 };
 static_assert(sizeof(Listpack) == sizeof(void*));
 
+// Borrowed access to a blob whose owner keeps the pointer (a collection object, a set's value
+// slot). ListpackView reads it; ListpackEdit edits it and, when the scope ends, stores the
+// (possibly reallocated) blob back through the owner's pointer. Neither frees the blob.
+class ListpackView {
+ public:
+  explicit ListpackView(const void* blob)
+      : lp_(Listpack::adopt(static_cast<uint8_t*>(const_cast<void*>(blob)))) {}
+  ~ListpackView() { (void)lp_.release(); }
+  ListpackView(const ListpackView&) = delete;
+  ListpackView& operator=(const ListpackView&) = delete;
+  const Listpack& operator*() const { return lp_; }
+  const Listpack* operator->() const { return &lp_; }
+
+ private:
+  Listpack lp_;
+};
+
+class ListpackEdit {
+ public:
+  explicit ListpackEdit(void*& owner) : owner_(owner), lp_(Listpack::adopt(static_cast<uint8_t*>(owner))) {}
+  ~ListpackEdit() { owner_ = lp_.release(); }
+  ListpackEdit(const ListpackEdit&) = delete;
+  ListpackEdit& operator=(const ListpackEdit&) = delete;
+  Listpack& operator*() { return lp_; }
+  Listpack* operator->() { return &lp_; }
+
+ private:
+  void*& owner_;
+  Listpack lp_;
+};
+
 }  // namespace keel

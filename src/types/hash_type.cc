@@ -22,24 +22,6 @@
 namespace keel {
 namespace {
 
-using hash_detail::LpBorrow;
-
-// Like LpBorrow, for edits: the (possibly reallocated) blob is stored back into the Object when
-// the scope ends. Never convert the Object while one is alive.
-class LpEdit {
- public:
-  explicit LpEdit(Object& o) : o_(o), lp_(Listpack::adopt(static_cast<uint8_t*>(o.ptr()))) {}
-  ~LpEdit() { o_.set_ptr(lp_.release()); }
-  LpEdit(const LpEdit&) = delete;
-  LpEdit& operator=(const LpEdit&) = delete;
-  Listpack* operator->() { return &lp_; }
-  Listpack& operator*() { return lp_; }
-
- private:
-  Object& o_;
-  Listpack lp_;
-};
-
 HashDict& dict(Object& o) { return *static_cast<HashDict*>(o.ptr()); }
 
 HashEntry* checked_malloc_entry(size_t bytes) {
@@ -132,21 +114,21 @@ void HashType::prepare_for(Object& o, std::span<const std::string_view> args,
   }
   bool unsafe;
   {
-    LpBorrow lp(o);
+    LpView lp(o);
     unsafe = lp->bytes() + sum > kLpSafeBytes;
   }
   if (unsafe) convert_to_dict(o, 0);
 }
 
 size_t HashType::size(const Object& o) {
-  if (o.encoding() == Encoding::kListpack) return LpBorrow(o)->size() / 2;
+  if (o.encoding() == Encoding::kListpack) return LpView(o)->size() / 2;
   return hash_detail::dict_of(o).size();
 }
 
 bool HashType::get(const Object& o, std::string_view field, HashScratch& scratch,
                    std::string_view* out) {
   if (o.encoding() == Encoding::kListpack) {
-    LpBorrow lp(o);
+    LpView lp(o);
     const LpPos p = lp_find_field(*lp, field);
     if (p == kLpNone) return false;
     *out = lp->get(lp->next(p)).str(scratch.value);
@@ -160,7 +142,7 @@ bool HashType::get(const Object& o, std::string_view field, HashScratch& scratch
 
 bool HashType::exists(const Object& o, std::string_view field) {
   if (o.encoding() == Encoding::kListpack) {
-    LpBorrow lp(o);
+    LpView lp(o);
     return lp_find_field(*lp, field) != kLpNone;
   }
   return hash_detail::dict_of(o).find(field, hash_key(field)) != nullptr;
@@ -287,7 +269,7 @@ HashType::IncrResult HashType::incr_by_float(Object& o, std::string_view field, 
 void HashType::random_pair(const Object& o, HashScratch& scratch, std::string_view* field,
                            std::string_view* value) {
   if (o.encoding() == Encoding::kListpack) {
-    LpBorrow lp(o);
+    LpView lp(o);
     const size_t n = lp->size() / 2;
     const LpPos p = lp->seek(static_cast<long>(2 * random_bounded(n)));
     *field = lp->get(p).str(scratch.field);
@@ -301,7 +283,7 @@ void HashType::random_pair(const Object& o, HashScratch& scratch, std::string_vi
 
 size_t HashType::average_pair_bytes(const Object& o) {
   if (o.encoding() == Encoding::kListpack) {
-    LpBorrow lp(o);
+    LpView lp(o);
     const size_t n = std::max<size_t>(1, lp->size() / 2);
     return lp->bytes() / n;
   }

@@ -15,6 +15,7 @@
 #include "ds/listpack.h"
 #include "types/limits.h"
 #include "types/object.h"
+#include "types/object_listpack.h"
 
 namespace keel {
 
@@ -47,21 +48,6 @@ struct HashScratch {
 };
 
 namespace hash_detail {
-// A Listpack view of the blob an Object owns, for the duration of one scope. The Object keeps
-// ownership: the borrow gives the pointer back on destruction (LpEdit first stores the possibly
-// reallocated blob into the Object).
-class LpBorrow {
- public:
-  explicit LpBorrow(const Object& o) : lp_(Listpack::adopt(static_cast<uint8_t*>(o.ptr()))) {}
-  ~LpBorrow() { (void)lp_.release(); }
-  LpBorrow(const LpBorrow&) = delete;
-  LpBorrow& operator=(const LpBorrow&) = delete;
-  const Listpack& operator*() const { return lp_; }
-  const Listpack* operator->() const { return &lp_; }
-
- private:
-  Listpack lp_;
-};
 inline const HashDict& dict_of(const Object& o) { return *static_cast<const HashDict*>(o.ptr()); }
 }  // namespace hash_detail
 
@@ -152,7 +138,7 @@ struct HashType {
 template <class F>
 void HashType::for_each(const Object& o, F&& f) {
   if (o.encoding() == Encoding::kListpack) {
-    hash_detail::LpBorrow lp(o);
+    LpView lp(o);
     HashScratch s;
     for (LpPos p = lp->first(); p != kLpNone;) {
       const LpPos v = lp->next(p);
@@ -186,7 +172,7 @@ uint64_t HashType::scan(const Object& o, uint64_t cursor, size_t count, F&& f) {
 template <class F>
 void HashType::random_pairs(const Object& o, uint64_t count, F&& f) {
   if (o.encoding() == Encoding::kListpack) {
-    hash_detail::LpBorrow lp(o);
+    LpView lp(o);
     const size_t n = lp->size() / 2;
     LpPos stack_pos[64];
     LpPos* pos = n <= 64 ? stack_pos : new LpPos[n];
@@ -211,7 +197,7 @@ void HashType::random_distinct(const Object& o, uint64_t count, F&& f) {
   if (o.encoding() == Encoding::kListpack) {
     // Selection sampling (Knuth's algorithm S): one pass, each pair taken with probability
     // needed / remaining, so every subset of `count` pairs is equally likely.
-    hash_detail::LpBorrow lp(o);
+    LpView lp(o);
     uint64_t remaining = lp->size() / 2;
     HashScratch s;
     for (LpPos p = lp->first(); p != kLpNone && count > 0; remaining--) {

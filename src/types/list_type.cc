@@ -10,6 +10,7 @@
 #include "base/assert.h"
 #include "ds/quicklist.h"
 #include "types/limits.h"
+#include "types/object_listpack.h"
 
 namespace keel {
 namespace {
@@ -24,36 +25,6 @@ int cur_depth() { return clamp_int(encoding_limits().list_compress_depth); }
 
 bool is_lp(const Object& o) { return o.encoding() == Encoding::kListpack; }
 Quicklist* ql_of(const Object& o) { return static_cast<Quicklist*>(o.ptr()); }
-
-// The object's listpack, borrowed: the (possibly reallocated) blob is stored back on
-// destruction.
-class LpRef {
- public:
-  explicit LpRef(Object& o) : o_(&o), lp_(Listpack::adopt(static_cast<uint8_t*>(o.ptr()))) {}
-  ~LpRef() { o_->set_ptr(lp_.release()); }
-  LpRef(const LpRef&) = delete;
-  LpRef& operator=(const LpRef&) = delete;
-  Listpack* operator->() { return &lp_; }
-  Listpack& operator*() { return lp_; }
-
- private:
-  Object* o_;
-  Listpack lp_;
-};
-
-// Read-only view of the object's listpack.
-class LpView {
- public:
-  explicit LpView(const Object& o) : lp_(Listpack::adopt(static_cast<uint8_t*>(o.ptr()))) {}
-  ~LpView() { (void)lp_.release(); }
-  LpView(const LpView&) = delete;
-  LpView& operator=(const LpView&) = delete;
-  const Listpack* operator->() const { return &lp_; }
-  const Listpack& operator*() const { return lp_; }
-
- private:
-  Listpack lp_;
-};
 
 void to_quicklist(Object& o) {
   Listpack lp = Listpack::adopt(static_cast<uint8_t*>(o.ptr()));
@@ -157,7 +128,7 @@ size_t ListType::size(const Object& o) {
 void ListType::push(Object& o, End end, std::span<const std::string_view> values) {
   grow_check(o, sum_bytes(values), values.size());
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     if (end == End::kTail) {
       lp->append_all(values);
     } else {
@@ -172,7 +143,7 @@ void ListType::push(Object& o, End end, std::span<const std::string_view> values
 size_t ListType::pop(Object& o, End end, size_t count, ListEmit emit, void* ctx) {
   size_t n = 0;
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     const size_t len = lp->size();
     n = count < len ? count : len;
     if (n == 0) return 0;
@@ -237,7 +208,7 @@ bool ListType::set(Object& o, int64_t index, std::string_view value) {
   if (index < -len || index >= len) return false;
   grow_check(o, value.size(), 1);
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     lp->replace(lp->seek(static_cast<long>(index)), value);
   } else {
     ql_of(o)->replace_at(static_cast<long>(index), value);
@@ -290,7 +261,7 @@ void ListType::trim(Object& o, int64_t start, int64_t stop) {
     rtrim = len - stop - 1;
   }
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     if (ltrim > 0) lp->erase_range(0, static_cast<size_t>(ltrim));
     if (rtrim > 0) lp->erase_range(-static_cast<long>(rtrim), static_cast<size_t>(rtrim));
     return;
@@ -308,7 +279,7 @@ size_t ListType::remove(Object& o, std::string_view value, int64_t count) {
                                      : static_cast<uint64_t>(count);
   size_t removed = 0;
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     LpPos pos = from_tail ? lp->last() : lp->first();
     while (pos != kLpNone && removed < limit) {
       if (lp->get(pos).equals(value)) {
@@ -347,7 +318,7 @@ bool ListType::insert(Object& o, std::string_view pivot, std::string_view value,
   grow_check(o, value.size(), 1);
   const LpWhere where = after ? LpWhere::kAfter : LpWhere::kBefore;
   if (is_lp(o)) {
-    LpRef lp(o);
+    LpEdit lp(o);
     for (LpPos pos = lp->first(); pos != kLpNone; pos = lp->next(pos)) {
       if (lp->get(pos).equals(pivot)) {
         lp->insert(pos, value, where);

@@ -88,6 +88,7 @@ class Object {
   // --- collection values ---------------------------------------------------------------------
   void* ptr() const { return v_.ptr; }
   void set_ptr(void* p) { v_.ptr = p; }
+  void*& ptr_ref() { return v_.ptr; }  // the pointer's storage (ListpackEdit writes it back)
 
   // Creates a string object (int / embstr / raw as Redis would encode a SET value).
   static Object* create_string(std::string_view key, std::string_view value);

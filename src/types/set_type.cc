@@ -60,36 +60,6 @@ void store(Object& o, Val v) {
 Intset* is_of(Val v) { return static_cast<Intset*>(v.ptr); }
 SetTable* ht_of(Val v) { return static_cast<SetTable*>(v.ptr); }
 
-// A Listpack wrapper around a blob owned by a Val: reads and writes in place, and on
-// destruction puts the (possibly reallocated) blob back.
-class LpRef {
- public:
-  explicit LpRef(Val& v) : v_(v), lp_(Listpack::adopt(static_cast<uint8_t*>(v.ptr))) {}
-  ~LpRef() { v_.ptr = lp_.release(); }
-  LpRef(const LpRef&) = delete;
-  LpRef& operator=(const LpRef&) = delete;
-  Listpack& operator*() { return lp_; }
-  Listpack* operator->() { return &lp_; }
-
- private:
-  Val& v_;
-  Listpack lp_;
-};
-
-// Read-only view of a listpack blob.
-class LpView {
- public:
-  explicit LpView(Val v) : lp_(Listpack::adopt(static_cast<uint8_t*>(v.ptr))) {}
-  ~LpView() { (void)lp_.release(); }
-  LpView(const LpView&) = delete;
-  LpView& operator=(const LpView&) = delete;
-  const Listpack& operator*() const { return lp_; }
-  const Listpack* operator->() const { return &lp_; }
-
- private:
-  Listpack lp_;
-};
-
 SetElem from_lp(const LpEntry& e) {
   SetElem s;
   s.is_int = e.is_int;
@@ -126,7 +96,7 @@ size_t lp_max_value() {
 size_t val_size(Val v) {
   switch (v.enc) {
     case Encoding::kIntset: return intset_size(is_of(v));
-    case Encoding::kListpack: return LpView(v)->size();
+    case Encoding::kListpack: return ListpackView(v.ptr)->size();
     case Encoding::kHashtable: return ht_of(v)->size();
     default: KEEL_ASSERT(false && "bad set encoding"); return 0;
   }
@@ -156,7 +126,7 @@ bool val_for_each(Val v, F&& f) {
       }
       return true;
     case Encoding::kListpack: {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       for (LpPos p = lp->first(); p != kLpNone; p = lp->next(p)) {
         if (!f(from_lp(lp->get(p)))) return false;
       }
@@ -208,7 +178,7 @@ bool val_contains_str(Val v, std::string_view m) {
       return parse_int64(m, &x) && intset_find(is_of(v), x);
     }
     case Encoding::kListpack: {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       return lp->find(m, lp->first()) != kLpNone;
     }
     case Encoding::kHashtable: return ht_of(v)->find(m, hash_key(m)) != nullptr;
@@ -236,7 +206,7 @@ bool val_add_str(Val& v, std::string_view m) {
     case Encoding::kListpack: {
       size_t n;
       {
-        LpRef lp(v);
+        ListpackEdit lp(v.ptr);
         if (lp->find(m, lp->first()) != kLpNone) return false;
         n = lp->size();
         if (n < lp_max_entries() && m.size() <= lp_max_value() &&
@@ -268,7 +238,7 @@ bool val_add_str(Val& v, std::string_view m) {
       }
       if (n < lp_max_entries() && m.size() <= lp_max_value() && max_digits <= lp_max_value()) {
         intset_to_listpack(v);
-        LpRef lp(v);
+        ListpackEdit lp(v.ptr);
         lp->append(m);
       } else {
         to_hashtable(v, n + 1);
@@ -302,7 +272,7 @@ bool val_remove_str(Val& v, std::string_view m) {
       return true;
     }
     case Encoding::kListpack: {
-      LpRef lp(v);
+      ListpackEdit lp(v.ptr);
       const LpPos p = lp->find(m, lp->first());
       if (p == kLpNone) return false;
       lp->erase(p);
@@ -333,7 +303,7 @@ SetElem val_random(Val v) {
   switch (v.enc) {
     case Encoding::kIntset: return from_int(intset_random(is_of(v)));
     case Encoding::kListpack: {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       const size_t n = lp->size();
       KEEL_ASSERT(n > 0);
       return from_lp(lp->get(lp->seek(static_cast<long>(random_bounded(n)))));
@@ -382,7 +352,7 @@ const CollectionOps kSetOps = {
           Val v{e, const_cast<void*>(p)};
           switch (e) {
             case Encoding::kIntset: return intset_dup(is_of(v));
-            case Encoding::kListpack: return LpView(v)->clone().release();
+            case Encoding::kListpack: return ListpackView(v.ptr)->clone().release();
             case Encoding::kHashtable: {
               auto* t = new SetTable();
               t->reserve(ht_of(v)->size());
@@ -492,7 +462,7 @@ size_t SetType::random_members(const Object& o, uint64_t count, bool unique, Set
     // With repetition: independent uniform picks. A listpack is indexed once so each pick is
     // O(1) instead of a walk.
     if (v.enc == Encoding::kListpack) {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       const std::vector<LpPos> pos = lp_positions(*lp);
       for (uint64_t i = 0; i < count; ++i) emit(ctx, from_lp(lp->get(pos[random_bounded(n)])));
     } else {
@@ -516,7 +486,7 @@ size_t SetType::random_members(const Object& o, uint64_t count, bool unique, Set
       return count;
     }
     case Encoding::kListpack: {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       const std::vector<bool> pick = choose_k_of_n(count, n);
       size_t i = 0;
       for (LpPos p = lp->first(); p != kLpNone; p = lp->next(p), ++i) {
@@ -576,7 +546,7 @@ void SetType::pop_random_many(Object& o, size_t count, SetEmit emit, void* ctx) 
         break;
       }
       case Encoding::kListpack: {
-        LpRef lp(v);
+        ListpackEdit lp(v.ptr);
         const std::vector<bool> pick = choose_k_of_n(count, n);
         std::vector<LpPos> chosen;
         chosen.reserve(count);
@@ -617,7 +587,7 @@ void SetType::pop_random_many(Object& o, size_t count, SetEmit emit, void* ctx) 
   if (v.enc == Encoding::kListpack) {
     Listpack out;
     {
-      LpView lp(v);
+      ListpackView lp(v.ptr);
       const std::vector<bool> keep = choose_k_of_n(remaining, n);
       size_t i = 0;
       for (LpPos p = lp->first(); p != kLpNone; p = lp->next(p), ++i) {
