@@ -154,12 +154,7 @@ void cmd_hdel(CommandContext& cx) {
 }
 
 // HLEN key -> number of fields (0 for a missing key).
-void cmd_hlen(CommandContext& cx) {
-  const Object* o = cx.db().find(cx.key(1));
-  if (!o) return cx.reply().integer(0);
-  if (!cx.check_type(o, Type::kHash)) return;
-  cx.reply().integer(static_cast<int64_t>(HashType::size(*o)));
-}
+void cmd_hlen(CommandContext& cx) { cx.reply_collection_length(Type::kHash); }
 
 // HEXISTS key field -> 1 or 0.
 void cmd_hexists(CommandContext& cx) {

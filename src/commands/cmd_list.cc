@@ -104,12 +104,7 @@ void pop_generic(CommandContext& cx, End end) {
 void cmd_lpop(CommandContext& cx) { pop_generic(cx, End::kHead); }
 void cmd_rpop(CommandContext& cx) { pop_generic(cx, End::kTail); }
 
-void cmd_llen(CommandContext& cx) {
-  const Object* o = cx.db().find(cx.key(1));
-  if (!o) return cx.reply().integer(0);
-  if (!cx.check_type(o, Type::kList)) return;
-  cx.reply().integer(static_cast<int64_t>(ListType::size(*o)));
-}
+void cmd_llen(CommandContext& cx) { cx.reply_collection_length(Type::kList); }
 
 // LINDEX key index -> the element, or nil when out of range.
 void cmd_lindex(CommandContext& cx) {

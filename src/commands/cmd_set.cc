@@ -92,12 +92,7 @@ void cmd_srem(CommandContext& cx) {
 }
 
 // SCARD key -> integer.
-void cmd_scard(CommandContext& cx) {
-  Object* o = cx.db().find(cx.key(1));
-  if (!o) return cx.reply().integer(0);
-  if (!cx.check_type(o, Type::kSet)) return;
-  cx.reply().integer(static_cast<int64_t>(SetType::size(*o)));
-}
+void cmd_scard(CommandContext& cx) { cx.reply_collection_length(Type::kSet); }
 
 // SISMEMBER key member -> 1 / 0.
 void cmd_sismember(CommandContext& cx) {

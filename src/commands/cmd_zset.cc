@@ -266,12 +266,7 @@ void cmd_zremrangebylex(CommandContext& cx) {
 // ---- simple reads -----------------------------------------------------------------------------
 
 // ZCARD key
-void cmd_zcard(CommandContext& cx) {
-  const Object* o = cx.db().find(cx.key(1));
-  if (!o) return cx.reply().integer(0);
-  if (!cx.check_type(o, Type::kZset)) return;
-  cx.reply().integer(static_cast<int64_t>(ZsetType::size(*o)));
-}
+void cmd_zcard(CommandContext& cx) { cx.reply_collection_length(Type::kZset); }
 
 // ZSCORE key member -> score or null.
 void cmd_zscore(CommandContext& cx) {

@@ -127,6 +127,9 @@ class CommandContext {
   bool random_count_args(std::string_view with_word, int64_t* count, bool* with);
   // WRONGTYPE reply when o is not of type t; returns false then.
   bool check_type(const Object* o, Type t);
+  // LLEN / HLEN / SCARD / ZCARD: the length of the collection at key 1 (of type t), 0 when
+  // missing, WRONGTYPE otherwise.
+  void reply_collection_length(Type t);
   // ERR wrong number of arguments for '<name>' command
   void reply_arity_error();
 

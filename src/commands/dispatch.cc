@@ -227,6 +227,13 @@ bool CommandContext::check_type(const Object* o, Type t) {
   return false;
 }
 
+void CommandContext::reply_collection_length(Type t) {
+  const Object* o = db().find(key(1));
+  if (!o) return reply_.integer(0);
+  if (!check_type(o, t)) return;
+  reply_.integer(object_length(o));
+}
+
 void CommandContext::reply_arity_error() {
   reply_.error_fmt("ERR wrong number of arguments for '%s' command", cmd_.full_name);
 }

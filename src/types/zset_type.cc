@@ -16,6 +16,7 @@
 #include "base/numbers.h"
 #include "base/util_random.h"
 #include "ds/listpack.h"
+#include "types/object_listpack.h"
 
 namespace keel {
 namespace {
@@ -34,37 +35,6 @@ struct ZsetBig {
 
 ZsetBig* big_of(const Object& o) { return static_cast<ZsetBig*>(o.ptr()); }
 bool is_lp(const Object& o) { return o.encoding() == Encoding::kListpack; }
-
-// A Listpack wrapper around the object's blob: on destruction puts the (possibly reallocated)
-// blob back.
-class LpEdit {
- public:
-  explicit LpEdit(Object& o) : o_(o), lp_(Listpack::adopt(static_cast<uint8_t*>(o.ptr()))) {}
-  ~LpEdit() { o_.set_ptr(lp_.release()); }
-  LpEdit(const LpEdit&) = delete;
-  LpEdit& operator=(const LpEdit&) = delete;
-  Listpack& operator*() { return lp_; }
-  Listpack* operator->() { return &lp_; }
-
- private:
-  Object& o_;
-  Listpack lp_;
-};
-
-class LpView {
- public:
-  explicit LpView(const void* p)
-      : lp_(Listpack::adopt(static_cast<uint8_t*>(const_cast<void*>(p)))) {}
-  explicit LpView(const Object& o) : LpView(o.ptr()) {}
-  ~LpView() { (void)lp_.release(); }
-  LpView(const LpView&) = delete;
-  LpView& operator=(const LpView&) = delete;
-  const Listpack& operator*() const { return lp_; }
-  const Listpack* operator->() const { return &lp_; }
-
- private:
-  Listpack lp_;
-};
 
 double entry_score(const LpEntry& e) {
   if (e.is_int) return static_cast<double>(e.ival);
@@ -495,7 +465,11 @@ size_t ZsetType::remove_range_by_rank(Object& o, size_t start, size_t end) {
                                    [z](SkiplistNode* n) { big_unlink_from_table(z, n); });
 }
 
-size_t ZsetType::remove_range_by_score(Object& o, const ZsetRange& r) {
+namespace {
+// Removes the members inside `r` (a score or a lex range; key(pair) is what it compares) and
+// returns how many went: in a listpack they form one run of pairs, erased at once.
+template <class Range, class Key, class EraseBig>
+size_t remove_range(Object& o, const Range& r, Key key, EraseBig erase_big) {
   if (r.empty()) return 0;
   if (is_lp(o)) {
     LpEdit lp(o);
@@ -504,8 +478,8 @@ size_t ZsetType::remove_range_by_score(Object& o, const ZsetRange& r) {
     size_t n = 0;
     for (LpPos m = lp->first(); m != kLpNone; m = lp->next(p.spos)) {
       p.read(*lp, m);
-      if (!r.gte_min(p.score)) continue;
-      if (!r.lte_max(p.score)) break;
+      if (!r.gte_min(key(p))) continue;
+      if (!r.lte_max(key(p))) break;
       if (start == kLpNone) start = m;
       ++n;
     }
@@ -514,29 +488,18 @@ size_t ZsetType::remove_range_by_score(Object& o, const ZsetRange& r) {
   }
   ZsetBig* z = big_of(o);
   if (!z->sl.intersects(r)) return 0;
-  return z->sl.erase_range_by_score(r, [z](SkiplistNode* n) { big_unlink_from_table(z, n); });
+  return erase_big(z->sl, [z](SkiplistNode* n) { big_unlink_from_table(z, n); });
+}
+}  // namespace
+
+size_t ZsetType::remove_range_by_score(Object& o, const ZsetRange& r) {
+  return remove_range(o, r, [](const LpPair& p) { return p.score; },
+                      [&r](Skiplist& sl, auto unlink) { return sl.erase_range_by_score(r, unlink); });
 }
 
 size_t ZsetType::remove_range_by_lex(Object& o, const ZsetLexRange& r) {
-  if (r.empty()) return 0;
-  if (is_lp(o)) {
-    LpEdit lp(o);
-    LpPair p;
-    LpPos start = kLpNone;
-    size_t n = 0;
-    for (LpPos m = lp->first(); m != kLpNone; m = lp->next(p.spos)) {
-      p.read(*lp, m);
-      if (!r.gte_min(p.member)) continue;
-      if (!r.lte_max(p.member)) break;
-      if (start == kLpNone) start = m;
-      ++n;
-    }
-    if (n > 0) lp->erase_at(start, 2 * n);
-    return n;
-  }
-  ZsetBig* z = big_of(o);
-  if (!z->sl.intersects(r)) return 0;
-  return z->sl.erase_range_by_lex(r, [z](SkiplistNode* n) { big_unlink_from_table(z, n); });
+  return remove_range(o, r, [](const LpPair& p) { return p.member; },
+                      [&r](Skiplist& sl, auto unlink) { return sl.erase_range_by_lex(r, unlink); });
 }
 
 size_t ZsetType::pop(Object& o, bool max, size_t count, ZEmit emit, void* ctx) {
