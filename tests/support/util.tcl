@@ -143,3 +143,50 @@ proc ev_collect {rd} {
     }
     return $out
 }
+
+# Expected notification pairs for `events` on `key` with both K and E on: keyspace first, then
+# keyevent. `ke key events` is db 0; `ke db key events` names the db.
+proc ke {args} {
+    if {[llength $args] == 3} {
+        lassign $args db key events
+    } else {
+        set db 0
+        lassign $args key events
+    }
+    set out {}
+    foreach e $events {
+        lappend out [list __keyspace@${db}__:$key $e] [list __keyevent@${db}__:$e $key]
+    }
+    return $out
+}
+
+# Flushes and selects db 0, runs `setup` with notifications off, then `body` with
+# notify-keyspace-events = flags and a fresh reader; returns the events `body` caused.
+proc events_of {flags setup body} {
+    r select 0
+    r flushall
+    uplevel 1 $setup
+    r config set notify-keyspace-events $flags
+    set rd [ev_reader]
+    uplevel 1 $body
+    set ev [ev_collect $rd]
+    $rd close
+    r config set notify-keyspace-events ""
+    r select 0
+    return $ev
+}
+
+# INFO KEYSIZES without its header: the section's lines joined by spaces (also a Tcl list).
+proc keysizes {} {
+    set out {}
+    foreach line [split [r info keysizes] \n] {
+        set line [string trim $line]
+        if {$line eq "" || [string index $line 0] eq "#"} continue
+        lappend out $line
+    }
+    return [join $out " "]
+}
+
+proc assert_keysizes {expected} {
+    assert_equal $expected [keysizes]
+}

@@ -4,23 +4,6 @@
 # Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference. Field-TTL steps
 # (HPEXPIRE/HPEXPIREAT) are not covered: Keel has no field TTL commands yet.
 
-# The section's lines without the header, joined by spaces.
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] \n] {
-        set line [string trim $line]
-        if {$line eq "" || [string index $line 0] eq "#"} {
-            continue
-        }
-        lappend out $line
-    }
-    return [join $out " "]
-}
-
-proc assert_keysizes {expected} {
-    assert_equal $expected [keysizes]
-}
-
 tags {keysizes hash} {
 
 foreach {enc entries} {listpack 512 hashtable 0} {

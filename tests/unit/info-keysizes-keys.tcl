@@ -4,17 +4,6 @@
 
 tags {keysizes} {
 
-# The section's lines without the header, as a list.
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] "\n"] {
-        set line [string trim $line]
-        if {$line eq "" || [string match "#*" $line]} continue
-        lappend out $line
-    }
-    return $out
-}
-
 test "KEYSIZES: header alone on an empty server" {
     r flushall
     assert_equal {} [keysizes]

@@ -5,16 +5,6 @@
 
 tags {keysizes} {
 
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] "\n"] {
-        set line [string trim $line]
-        if {$line eq "" || [string match "#*" $line]} continue
-        lappend out $line
-    }
-    return $out
-}
-
 foreach {enc fill} {listpack -2 quicklist 1} {
     test "KEYSIZES lists ($enc): pushes and pops" {
         r flushall

@@ -4,16 +4,6 @@
 
 tags {keysizes} {
 
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] "\n"] {
-        set line [string trim $line]
-        if {$line eq "" || [string match "#*" $line]} continue
-        lappend out $line
-    }
-    return $out
-}
-
 # Runs the scenarios once per starting encoding of the sets involved.
 foreach {enc a b} {
     intset {1 2 3 4 5 6 7 8} {9 10}

@@ -3,23 +3,6 @@
 # scenarios 1, 2, 6 and 8). Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference
 # (Keel counts an empty string in the "0" bin, as later Redis does).
 
-# The section's lines without the header, joined by spaces.
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] \n] {
-        set line [string trim $line]
-        if {$line eq "" || [string index $line 0] eq "#"} {
-            continue
-        }
-        lappend out $line
-    }
-    return [join $out " "]
-}
-
-proc assert_keysizes {expected} {
-    assert_equal $expected [keysizes]
-}
-
 tags {keysizes string} {
 
 test "KEYSIZES: empty database prints only the header" {

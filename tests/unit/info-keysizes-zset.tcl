@@ -3,20 +3,6 @@
 # the later upstream additions (ZREM emptying, ZMPOP, ZPOP*, ZINCRBY, UNLINK, SWAPDB, RENAME).
 # Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference.
 
-proc keysizes {} {
-    set out {}
-    foreach line [split [r info keysizes] \n] {
-        set line [string trim $line]
-        if {$line eq "" || [string index $line 0] eq "#"} continue
-        lappend out $line
-    }
-    return [join $out " "]
-}
-
-proc assert_keysizes {expected} {
-    assert_equal $expected [keysizes]
-}
-
 tags {keysizes zset} {
 
 foreach enc {listpack skiplist} {

@@ -3,29 +3,6 @@
 # checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (this file also passes
 # with --server /usr/bin/redis-server).
 
-# Expected pairs for `events` on `key` in db 0 with both K and E on: keyspace first, then keyevent.
-proc ke {key events} {
-    set out {}
-    foreach e $events {
-        lappend out [list __keyspace@0__:$key $e] [list __keyevent@0__:$e $key]
-    }
-    return $out
-}
-
-# Runs `setup` with notifications off, then `body` with them set to `flags`; returns the events.
-proc events_of {flags setup body} {
-    r select 0
-    r flushall
-    uplevel 1 $setup
-    r config set notify-keyspace-events $flags
-    set rd [ev_reader]
-    uplevel 1 $body
-    set ev [ev_collect $rd]
-    $rd close
-    r config set notify-keyspace-events ""
-    return $ev
-}
-
 tags {pubsub notifications} {
 
 test "Set events: SADD on a new key, an existing key, nothing added" {

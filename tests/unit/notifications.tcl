@@ -3,29 +3,6 @@
 # `A`, lazy and active expiry. Every sequence here was checked against redis-server 7.0.15 with a
 # PSUBSCRIBE __key*__:* reader (spec/notifications.md: 7.0 and 7.4 give the same streams).
 
-# Expected pairs for `events` on `key` in `db` with both K and E on: keyspace first, then keyevent.
-proc ke {db key events} {
-    set out {}
-    foreach e $events {
-        lappend out [list __keyspace@${db}__:$key $e] [list __keyevent@${db}__:$e $key]
-    }
-    return $out
-}
-
-# Runs `body` with notify-keyspace-events = flags and a fresh reader; returns the events.
-proc events_of {flags body} {
-    r select 0
-    r flushall
-    r config set notify-keyspace-events $flags
-    set rd [ev_reader]
-    uplevel 1 $body
-    set ev [ev_collect $rd]
-    $rd close
-    r config set notify-keyspace-events ""
-    r select 0
-    return $ev
-}
-
 tags {pubsub notifications} {
 
 test "notify-keyspace-events canonical form" {
@@ -39,19 +16,19 @@ test "notify-keyspace-events canonical form" {
 }
 
 test "SET of a new key: 'new' only with n" {
-    assert_equal [ke 0 k set] [events_of KEA { r set k v }]
-    assert_equal [ke 0 k {new set}] [events_of KEAn { r set k v }]
+    assert_equal [ke 0 k set] [events_of KEA {} { r set k v }]
+    assert_equal [ke 0 k {new set}] [events_of KEAn {} { r set k v }]
 }
 
 test "SET with EX on a new key, then an overwrite" {
-    assert_equal [concat [ke 0 k {new set expire}] [ke 0 k set]] [events_of KEAn {
+    assert_equal [concat [ke 0 k {new set expire}] [ke 0 k set]] [events_of KEAn {} {
         r set k v ex 100
         r set k v2
     }]
 }
 
 test "SET variants: SETNX SETEX PSETEX GETSET SET GET/NX/XX KEEPTTL" {
-    set ev [events_of KEA {
+    set ev [events_of KEA {} {
         r setnx a 1
         r setnx a 2
         r setex b 100 x
@@ -67,7 +44,7 @@ test "SET variants: SETNX SETEX PSETEX GETSET SET GET/NX/XX KEEPTTL" {
 
 test "MSET and MSETNX: one set per key, nothing when MSETNX fails" {
     assert_equal [concat [ke 0 a {new set}] [ke 0 b {new set}] [ke 0 c {new set}] [ke 0 d {new set}]] \
-        [events_of KEAn {
+        [events_of KEAn {} {
             r mset a 1 b 2
             r msetnx c 1 d 2
             r msetnx c 1 e 2
@@ -75,7 +52,7 @@ test "MSET and MSETNX: one set per key, nothing when MSETNX fails" {
 }
 
 test "DEL and UNLINK: del per deleted key only" {
-    assert_equal [concat [ke 0 a set] [ke 0 b set] [ke 0 a del] [ke 0 b del]] [events_of KEA {
+    assert_equal [concat [ke 0 a set] [ke 0 b set] [ke 0 a del] [ke 0 b del]] [events_of KEA {} {
         r set a 1
         r set b 1
         r del a nokey
@@ -84,7 +61,7 @@ test "DEL and UNLINK: del per deleted key only" {
 }
 
 test "EXPIRE family: expire; a time in the past deletes with del" {
-    assert_equal [concat [ke 0 a {set expire expire expire expire del}]] [events_of KEA {
+    assert_equal [concat [ke 0 a {set expire expire expire expire del}]] [events_of KEA {} {
         r set a 1
         r expire a 100
         r pexpire a 100000
@@ -93,14 +70,14 @@ test "EXPIRE family: expire; a time in the past deletes with del" {
         r expire a -1
         r expire nokey 10
     }]
-    assert_equal [ke 0 a {set del}] [events_of KEA {
+    assert_equal [ke 0 a {set del}] [events_of KEA {} {
         r set a 1
         r pexpireat a 1
     }]
 }
 
 test "EXPIRE with NX/GT that changes nothing emits nothing" {
-    assert_equal [ke 0 a {set expire}] [events_of KEA {
+    assert_equal [ke 0 a {set expire}] [events_of KEA {} {
         r set a 1
         r expire a 100 nx
         r expire a 100 nx
@@ -109,7 +86,7 @@ test "EXPIRE with NX/GT that changes nothing emits nothing" {
 }
 
 test "PERSIST: persist only when a TTL was removed" {
-    assert_equal [ke 0 a {set expire persist}] [events_of KEA {
+    assert_equal [ke 0 a {set expire persist}] [events_of KEA {} {
         r set a 1 ex 100
         r persist a
         r persist a
@@ -118,7 +95,7 @@ test "PERSIST: persist only when a TTL was removed" {
 }
 
 test "RENAME and RENAMENX: new(dst) rename_from rename_to; overwritten dst is silent" {
-    set ev [events_of KEAn {
+    set ev [events_of KEAn {} {
         r set a 1
         r set b 2
         r rename a b
@@ -132,7 +109,7 @@ test "RENAME and RENAMENX: new(dst) rename_from rename_to; overwritten dst is si
 
 test "MOVE: new and move_to in the destination db, move_from in the source" {
     assert_equal [concat [ke 0 a {new set}] [ke 1 a new] [ke 0 a move_from] [ke 1 a move_to]] \
-        [events_of KEAn {
+        [events_of KEAn {} {
             r set a 1
             r move a 1
         }]
@@ -141,7 +118,7 @@ test "MOVE: new and move_to in the destination db, move_from in the source" {
 
 test "COPY: new and copy_to on the destination (also with DB and REPLACE)" {
     assert_equal [concat [ke 0 a {new set}] [ke 0 b {new copy_to}] [ke 0 b {new copy_to}] \
-                      [ke 2 b {new copy_to}]] [events_of KEAn {
+                      [ke 2 b {new copy_to}]] [events_of KEAn {} {
         r set a 1
         r copy a b
         r copy a b replace
@@ -153,7 +130,7 @@ test "COPY: new and copy_to on the destination (also with DB and REPLACE)" {
 
 test "INCR family: incrby / incrbyfloat" {
     assert_equal [concat [ke 0 i {new incrby incrby incrby incrby}] [ke 0 f {new incrbyfloat}]] \
-        [events_of KEAn {
+        [events_of KEAn {} {
             r incr i
             r incrby i 5
             r decr i
@@ -163,7 +140,7 @@ test "INCR family: incrby / incrbyfloat" {
 }
 
 test "A failing command emits nothing" {
-    assert_equal [ke 0 a set] [events_of KEA {
+    assert_equal [ke 0 a set] [events_of KEA {} {
         r set a x
         catch {r incr a}
         catch {r incrbyfloat a 1}
@@ -173,7 +150,7 @@ test "A failing command emits nothing" {
 
 test "APPEND and SETRANGE (an empty SETRANGE on a missing key creates nothing)" {
     assert_equal [concat [ke 0 s {new append append setrange}] [ke 0 s3 {new setrange}]] \
-        [events_of KEAn {
+        [events_of KEAn {} {
             r append s ab
             r append s cd
             r setrange s 1 X
@@ -181,7 +158,7 @@ test "APPEND and SETRANGE (an empty SETRANGE on a missing key creates nothing)" 
             r setrange s3 2 y
         }]
     # A zero-length APPEND on an existing key still says append; a zero-length SETRANGE does not.
-    assert_equal [ke 0 a {set append}] [events_of KEA {
+    assert_equal [ke 0 a {set append}] [events_of KEA {} {
         r set a abc
         r append a ""
         r setrange a 1 ""
@@ -189,12 +166,12 @@ test "APPEND and SETRANGE (an empty SETRANGE on a missing key creates nothing)" 
 }
 
 test "SETBIT: setbit every time, BITFIELD when it writes" {
-    assert_equal [ke 0 b {new setbit setbit}] [events_of KEAn {
+    assert_equal [ke 0 b {new setbit setbit}] [events_of KEAn {} {
         r setbit b 7 1
         r setbit b 7 1
         r setbit b 7 0
     }]
-    assert_equal [ke 0 bf {new setbit setbit}] [events_of KEAn {
+    assert_equal [ke 0 bf {new setbit setbit}] [events_of KEAn {} {
         r bitfield bf set u8 0 1
         r bitfield bf get u8 0
         r bitfield bf incrby u8 0 1
@@ -202,7 +179,7 @@ test "SETBIT: setbit every time, BITFIELD when it writes" {
 }
 
 test "BITOP: set on the destination, del when an empty result replaces it" {
-    assert_equal [concat [ke 0 a {new set}] [ke 0 d {new set del}]] [events_of KEAn {
+    assert_equal [concat [ke 0 a {new set}] [ke 0 d {new set del}]] [events_of KEAn {} {
         r set a abc
         r bitop and d a
         r bitop and d nokey
@@ -211,12 +188,12 @@ test "BITOP: set on the destination, del when an empty result replaces it" {
 }
 
 test "GETDEL and GETEX variants" {
-    assert_equal [ke 0 a {set del}] [events_of KEA {
+    assert_equal [ke 0 a {set del}] [events_of KEA {} {
         r set a 1
         r getdel a
         r getdel a
     }]
-    assert_equal [ke 0 a {set expire persist expire del}] [events_of KEA {
+    assert_equal [ke 0 a {set expire persist expire del}] [events_of KEA {} {
         r set a 1
         r getex a
         r getex a ex 100
@@ -227,12 +204,12 @@ test "GETDEL and GETEX variants" {
 }
 
 test "Keymiss events need m (not part of A)" {
-    assert_equal [ke 0 a set] [events_of KEA {
+    assert_equal [ke 0 a set] [events_of KEA {} {
         r get nokey
         r set a 1
     }]
     assert_equal [concat [ke 0 nokey keymiss] [ke 0 a set] [ke 0 nokey {keymiss keymiss}]] \
-        [events_of KEAm {
+        [events_of KEAm {} {
             r get nokey
             r set a 1
             r get a
@@ -243,14 +220,14 @@ test "Keymiss events need m (not part of A)" {
 
 test "Lazy expiry on access: expired, then keymiss with m" {
     r debug set-active-expire 0
-    set ev [events_of KEAm {
+    set ev [events_of KEAm {} {
         r set a 1 px 10
         after 30
         r get a
     }]
     assert_equal [ke 0 a {set expire expired keymiss}] $ev
     # A write over the expired key: expired, then the write's own events.
-    set ev [events_of KEA {
+    set ev [events_of KEA {} {
         r set a 1 px 10
         after 30
         r set a 2
@@ -260,7 +237,7 @@ test "Lazy expiry on access: expired, then keymiss with m" {
 }
 
 test "Active expiry emits expired" {
-    set ev [events_of KEA {
+    set ev [events_of KEA {} {
         r set a 1 px 10
         wait_for_condition 100 10 {[r dbsize] == 0}
     }]
@@ -268,7 +245,7 @@ test "Active expiry emits expired" {
 }
 
 test "Keyspace and keyevent channel formats, db number included" {
-    set ev [events_of KEA {
+    set ev [events_of KEA {} {
         r select 9
         r set dbkey v
     }]
@@ -279,34 +256,34 @@ test "Keyspace and keyevent channel formats, db number included" {
 }
 
 test "K only publishes keyspace events, E only keyevent events" {
-    assert_equal {{__keyspace@0__:a set} {__keyspace@0__:a del}} [events_of KA {
+    assert_equal {{__keyspace@0__:a set} {__keyspace@0__:a del}} [events_of KA {} {
         r set a 1
         r del a
     }]
-    assert_equal {{__keyevent@0__:set a} {__keyevent@0__:del a}} [events_of EA {
+    assert_equal {{__keyevent@0__:set a} {__keyevent@0__:del a}} [events_of EA {} {
         r set a 1
         r del a
     }]
     # Classes without K or E publish nothing.
-    assert_equal {} [events_of A {
+    assert_equal {} [events_of A {} {
         r set a 1
         r del a
     }]
 }
 
 test "Class filtering: \$ only, g only, x only" {
-    assert_equal [concat [ke 0 a set] [ke 0 a incrby]] [events_of KE\$ {
+    assert_equal [concat [ke 0 a set] [ke 0 a incrby]] [events_of KE\$ {} {
         r set a 1
         r expire a 100
         r del a
         r incr a
     }]
-    assert_equal [concat [ke 0 a del]] [events_of KEg {
+    assert_equal [concat [ke 0 a del]] [events_of KEg {} {
         r set a 1
         r del a
         r expire nokey 1
     }]
-    assert_equal [ke 0 a expired] [events_of KEx {
+    assert_equal [ke 0 a expired] [events_of KEx {} {
         r set a 1 px 10
         wait_for_condition 100 10 {[r dbsize] == 0}
         r set b 1
@@ -315,7 +292,7 @@ test "Class filtering: \$ only, g only, x only" {
 }
 
 test "n alone reports new keys only" {
-    assert_equal [concat [ke 0 a new] [ke 0 b new]] [events_of KEn {
+    assert_equal [concat [ke 0 a new] [ke 0 b new]] [events_of KEn {} {
         r set a 1
         r set a 2
         r incr b
@@ -324,7 +301,7 @@ test "n alone reports new keys only" {
 }
 
 test "FLUSHDB, FLUSHALL and SWAPDB emit no events" {
-    assert_equal [concat [ke 0 a set] [ke 0 b set] [ke 0 c set]] [events_of KEA {
+    assert_equal [concat [ke 0 a set] [ke 0 b set] [ke 0 c set]] [events_of KEA {} {
         r set a 1
         r flushdb
         r set b 1
