@@ -8,8 +8,9 @@ divided by its requests) and the Keel/reference ratios; a CSV copy goes to utils
 Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (only one is
 loaded at a time) and the client runs on core 1.
 
-Groups: throughput (-P 16 and -P 1 workloads), prefetch (miss-heavy GETs on a large keyspace,
-Keel with batch prefetch on and off), memory (bytes per key after DEBUG POPULATE).
+Groups: throughput (-P 16 and -P 1 workloads), prefetch (Keel with batch prefetch on and off:
+miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys), busypoll (Keel with
+busy-poll-max-us 50 and 0 on -P1 GET/SET and PING_MBULK), notify, memory (bytes per key).
 """
 import argparse, csv, os, re, shutil, socket, statistics, subprocess, tempfile, time
 
@@ -131,6 +132,32 @@ def measure(servers, wl, rounds, client_pin):
     return med
 
 
+def compare_setting(keel, ref, directive, values, workloads, rounds, client_pin, rows):
+    """Keel with each value of a config directive, and the reference, interleaved per round.
+    values[0] is the default; it is restored afterwards. Prints and records value 0 vs value 1
+    and Keel (default) vs reference."""
+    for wl in workloads:
+        res = {}
+        for _ in range(rounds):
+            for v in values:
+                keel.cli("CONFIG", "SET", directive, v)
+                time.sleep(0.3)  # busy-poll-max-us is applied by the cron
+                res.setdefault(v, []).append(run_workload(keel, wl, client_pin))
+            res.setdefault("ref", []).append(run_workload(ref, wl, client_pin))
+        keel.cli("CONFIG", "SET", directive, values[0])
+        med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in res.items()}
+        on, off, rf = med[values[0]], med[values[1]], med["ref"]
+        print(f"{wl['name']}: keel {directive} {values[0]}: {on[0]:.0f} rps {on[3]:.3f} us/op; "
+              f"{values[1]}: {off[0]:.0f} rps {off[3]:.3f} us/op (throughput "
+              f"{100 * (on[0] / off[0] - 1):+.1f}%, cpu/op {100 * (on[3] / off[3] - 1):+.1f}%); "
+              f"reference {rf[0]:.0f} rps {rf[3]:.3f} us/op (keel x{on[0] / rf[0]:.2f}, "
+              f"cpu x{on[3] / rf[3]:.2f})", flush=True)
+        rows.append([f"{wl['name']} {directive} {values[0]}/{values[1]}", on[0], off[0],
+                     on[0] / off[0], on[1], off[1], on[2], off[2], on[3], off[3], on[3] / off[3]])
+        rows.append([f"{wl['name']} keel/ref", on[0], rf[0], on[0] / rf[0], on[1], rf[1], on[2],
+                     rf[2], on[3], rf[3], on[3] / rf[3]])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keel", default=os.path.join(ROOT, "src/keel-server"))
@@ -138,7 +165,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
-    ap.add_argument("--groups", default="throughput,prefetch,notify,memory")
+    ap.add_argument("--groups", default="throughput,prefetch,busypoll,notify,memory")
     a = ap.parse_args()
     pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
     groups = a.groups.split(",")
@@ -158,33 +185,34 @@ def main():
                 print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
                       "cpu/op %.3f/%.3f us x%.2f" % tuple(row), flush=True)
         if "prefetch" in groups:
+            # Batch key prefetch on (the default, 16) vs off: miss-heavy GETs on a large keyspace,
+            # then plain pipelined GET (hits) and SET (overwrites) on 1M keys.
             keys = 500000 if a.quick else 5000000
             n = 500000 if a.quick else 5000000
             for s in (keel, ref):
                 s.cli("FLUSHALL")
                 s.cli("DEBUG", "POPULATE", keys, "key", 100)
-            wl = {"name": "GET miss -P32", "flush": False, "n": n,
-                  "args": ["-c", "50", "-P", "32", "-r", "100000000", "-n", str(n),
-                           "GET", "miss:__rand_int__"]}
-            res = {}
-            for _ in range(a.rounds):
-                for label, srv, setting in (("keel prefetch on", keel, 16),
-                                            ("keel prefetch off", keel, 0),
-                                            ("reference", ref, None)):
-                    if setting is not None:
-                        srv.cli("CONFIG", "SET", "prefetch-batch-max-size", setting)
-                    res.setdefault(label, []).append(run_workload(srv, wl, pin[1]))
-            keel.cli("CONFIG", "SET", "prefetch-batch-max-size", 16)
-            med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in res.items()}
-            on, off, rf = med["keel prefetch on"], med["keel prefetch off"], med["reference"]
-            print(f"GET miss -P32 ({keys} keys): keel prefetch on {on[0]:.0f} rps {on[3]:.3f} us/op, "
-                  f"off {off[0]:.0f} rps {off[3]:.3f} us/op (throughput {100 * (on[0] / off[0] - 1):+.1f}%, "
-                  f"cpu/op {100 * (on[3] / off[3] - 1):+.1f}%), reference {rf[0]:.0f} rps "
-                  f"{rf[3]:.3f} us/op (x{on[0] / rf[0]:.2f}, cpu x{on[3] / rf[3]:.2f})")
-            rows.append(["GET miss -P32 prefetch on/off", on[0], off[0], on[0] / off[0], on[1], off[1],
-                         on[2], off[2], on[3], off[3], on[3] / off[3]])
-            rows.append(["GET miss -P32 keel/ref", on[0], rf[0], on[0] / rf[0], on[1], rf[1], on[2],
-                         rf[2], on[3], rf[3], on[3] / rf[3]])
+            miss = {"name": f"GET miss -P32 ({keys} keys)", "flush": False, "n": n,
+                    "args": ["-c", "50", "-P", "32", "-r", "100000000", "-n", str(n),
+                             "GET", "miss:__rand_int__"]}
+            compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], [miss], a.rounds,
+                            pin[1], rows)
+            n = 500000 if a.quick else 2000000
+            P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
+            for s in (keel, ref):  # key:000000xxxxxx, about 95% of the 1M names
+                s.cli("FLUSHALL")
+                bench(s, ["-c", "50", "-P", "16", "-r", "1000000", "-n", "3000000", "-t", "set"],
+                      pin[1])
+            plain = [{"name": f"{t.upper()} -P16 (1M keys)", "flush": False, "n": n,
+                      "args": P + ["-t", t]} for t in ("get", "set")]
+            compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], plain, a.rounds,
+                            pin[1], rows)
+        if "busypoll" in groups:
+            # busy-poll-max-us at its default (50) vs 0 (always sleep) on the latency- and
+            # client-bound workloads; the CPU column includes the time spent spinning.
+            wls = [w for w in throughput_workloads(a.quick)
+                   if w["name"] in ("GET -P1", "SET -P1", "PING_MBULK -P16")]
+            compare_setting(keel, ref, "busy-poll-max-us", [50, 0], wls, a.rounds, pin[1], rows)
         if "notify" in groups:
             # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
             # with KE$g and one PSUBSCRIBE __key*__:* subscriber reading everything (a raw socket
