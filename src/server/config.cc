@@ -628,8 +628,6 @@ const std::vector<Directive>& table() {
       d.post = post_prefetch;
       v.push_back(d);
     }
-    v.push_back(n("busy-poll-max-us", nullptr, 0, KEEL_REF(server_options().busy_poll_max_us),
-                  Num::kI64, 0, 10000, "50"));
     v.push_back(sp("save", kMultiArg, set_save, get_save, "", rewrite_save));
     v.push_back(sp("appendonly", 0, set_appendonly, get_appendonly, "no"));
     v.push_back(sp("client-output-buffer-limit", kMultiArg, set_obuf, get_obuf,

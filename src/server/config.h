@@ -36,10 +36,6 @@ struct ServerOptions {
   int64_t maxclients = 10000;
   bool prefetch = true;         // batch key prefetch (prefetch-batch-max-size > 0)
   int64_t prefetch_batch_max_size = 16;
-  // Keel only: the longest the loop spins (polls without sleeping) through an idle gap, in
-  // microseconds; the window adapts below it (base/poll_window.h). 0 = always sleep. Ignored on
-  // a machine with one online CPU, where spinning would take the clients' CPU.
-  int64_t busy_poll_max_us = 50;
   std::string save;             // "" only, until persistence lands
   bool appendonly = false;
   uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)

@@ -194,37 +194,12 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   work.clear();
   if (s->pending_.empty()) s->pending_.swap(work);  // keep the capacity
   if (s->shutting_down_) s->finish_shutdown();
-  if (s->poll_window_.max_us() > 0) {
-    const uint64_t done = dispatch_stats().total_commands_processed;
-    const bool worked = done != s->commands_at_last_wait_;
-    s->commands_at_last_wait_ = done;
-    if (s->poll_window_.before_wait(monotonic_us(), worked)) {
-      uv_idle_start(&s->spin_, [](uv_idle_t*) {});  // no-op when already active
-    } else {
-      uv_idle_stop(&s->spin_);
-    }
-  }
-}
-
-void Server::on_after_poll(uv_check_t* c) {
-  Server* s = static_cast<Server*>(c->data);
-  if (s->poll_window_.blocked()) s->poll_window_.after_wait(monotonic_us());
-}
-
-// busy-poll-max-us, read at start-up and by the cron (CONFIG SET takes effect within a period).
-void Server::apply_busy_poll_option() {
-  static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  const int64_t max_us = cpus > 1 ? server_options().busy_poll_max_us : 0;
-  if (max_us == poll_window_.max_us()) return;
-  poll_window_.set_max_us(max_us);
-  if (max_us == 0) uv_idle_stop(&spin_);
 }
 
 void Server::on_cron(uv_timer_t* t) { static_cast<Server*>(t->data)->cron(); }
 
 void Server::cron() {
   if (in_busy_poll_) return;  // a script is running: no expiry or timeouts under its feet
-  apply_busy_poll_option();
   const int64_t now_us = monotonic_us();
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
@@ -316,11 +291,6 @@ int Server::run() {
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
-  uv_idle_init(loop_, &spin_);
-  uv_check_init(loop_, &after_poll_);
-  after_poll_.data = this;
-  uv_check_start(&after_poll_, on_after_poll);
-  apply_busy_poll_option();
   uv_timer_init(loop_, &block_timer_);
   block_timer_.data = this;
   uv_signal_init(loop_, &sigterm_);

@@ -8,7 +8,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/poll_window.h"
 #include "commands/server_api.h"
 #include "server/client.h"
 
@@ -82,7 +81,6 @@ class Server : public ServerApi {
   static void on_connection(uv_stream_t* server, int status);
   static void on_cron(uv_timer_t* t);
   static void on_before_sleep(uv_prepare_t* p);
-  static void on_after_poll(uv_check_t* c);
   static void on_signal(uv_signal_t* s, int signum);
   void cron();
   void finish_shutdown();
@@ -91,13 +89,6 @@ class Server : public ServerApi {
   std::vector<uv_tcp_t*> listeners_;
   uv_timer_t cron_timer_;
   uv_prepare_t before_sleep_;
-  // Busy polling (busy-poll-max-us): while spin_ is active libuv polls without blocking;
-  // after_poll_ tells poll_window_ when a blocking wait ended.
-  uv_idle_t spin_;
-  uv_check_t after_poll_;
-  PollWindow poll_window_;
-  uint64_t commands_at_last_wait_ = 0;
-  void apply_busy_poll_option();
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;

@@ -190,12 +190,3 @@ proc keysizes {} {
 proc assert_keysizes {expected} {
     assert_equal $expected [keysizes]
 }
-
-# CPU time (utime + stime, in clock ticks) a local process has used so far.
-proc proc_cpu_ticks {pid} {
-    set f [open /proc/$pid/stat r]
-    set stat [read $f]
-    close $f
-    set fields [split [string range $stat [expr {[string last ")" $stat] + 2}] end] " "]
-    return [expr {[lindex $fields 11] + [lindex $fields 12]}]
-}

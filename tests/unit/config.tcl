@@ -275,42 +275,6 @@ start_server {tags {config}} {
         r del k
     }
 
-    test "busy-poll-max-us (Keel): bounds, and timers still fire while the loop spins" {
-        if {![is_keel]} { skip_test "Keel-only directive" }
-        assert_equal 50 [cget busy-poll-max-us]
-        assert_error {*'busy-poll-max-us') - argument must be between 0 and 10000 inclusive} {r config set busy-poll-max-us 10001}
-        assert_error {*'busy-poll-max-us') - argument must be between 0 and 10000 inclusive} {r config set busy-poll-max-us -1}
-        assert_equal OK [r config set busy-poll-max-us 0]
-        assert_equal 0 [cget busy-poll-max-us]
-        # The longest window: requests every few hundred µs keep the loop spinning; the cron
-        # (active expiry) and a blocking command's timeout must still run.
-        assert_equal OK [r config set busy-poll-max-us 10000]
-        after 200 ;# the cron applies the new maximum
-        r flushdb
-        for {set i 0} {$i < 100} {incr i} { r set k:$i v px 50 }
-        set start [clock milliseconds]
-        while {[clock milliseconds] - $start < 400} { r ping }
-        assert_equal 0 [r dbsize]
-        set t0 [clock milliseconds]
-        assert_equal {} [r blpop nolist 0.2]
-        assert_range [expr {[clock milliseconds] - $t0}] 150 2000
-        r config set busy-poll-max-us 50
-    }
-
-    test "busy-poll-max-us (Keel): an idle server stops spinning" {
-        if {![is_keel]} { skip_test "Keel-only directive" }
-        if {[srv pid] eq ""} { skip_test "needs the server's pid" }
-        r config set busy-poll-max-us 10000
-        after 200
-        for {set i 0} {$i < 2000} {incr i} { r ping }
-        after 200
-        set ticks [proc_cpu_ticks [srv pid]]
-        after 1000
-        # Sleeping it uses a few ticks for the cron; spinning would use about 100.
-        assert_range [expr {[proc_cpu_ticks [srv pid]] - $ticks}] 0 30
-        r config set busy-poll-max-us 50
-    }
-
     test "requirepass applies to new connections" {
         assert_equal OK [r config set requirepass s3cret]
         assert_equal s3cret [cget requirepass]

@@ -9,10 +9,10 @@ Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (on
 loaded at a time) and the client runs on core 1.
 
 Groups: throughput (-P 16 and -P 1 workloads), prefetch (Keel with batch prefetch on and off:
-miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys), busypoll (Keel with
-busy-poll-max-us 50 and 0 on -P1 GET/SET and PING_MBULK), notify, memory (bytes per key).
+miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys), seed (the sets issue's SREM and
+ZREMRANGEBYLEX regression workload on prefilled sets/zsets), notify, memory (bytes per key).
 """
-import argparse, csv, os, re, shutil, socket, statistics, subprocess, tempfile, time
+import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -132,6 +132,43 @@ def measure(servers, wl, rounds, client_pin):
     return med
 
 
+def load_pipe(srv, count, make):
+    """Loads make(0..count-1) (each a command as a list of str/bytes) with `redis-cli --pipe`."""
+    data = bytearray()
+    for i in range(count):
+        args = make(i)
+        data += b"*%d\r\n" % len(args)
+        for x in args:
+            x = x.encode() if isinstance(x, str) else x
+            data += b"$%d\r\n%s\r\n" % (len(x), x)
+    r = subprocess.run(["redis-cli", "-p", str(srv.port), "--pipe"], input=bytes(data),
+                       capture_output=True)
+    if b"errors: 0" not in r.stdout:
+        raise SystemExit(f"--pipe load failed on {srv.name}: {r.stdout!r}")
+
+
+def seed_commands(n_keys):
+    """The sets issue's seed regression data: n_keys sets of 15-199 random 50-byte members plus
+    test_set (value_set:0..N), n_keys zsets of 100-199 members plus test_zadd1 (sortset0..N).
+    A fixed RNG seed, so both servers get the same keys."""
+    rng = random.Random(20261130)
+    member = lambda: "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(50))
+    cmds = []
+    for i in range(n_keys):
+        cmds.append(["SADD", f"seed:set:{i}"] + [member() for _ in range(rng.randint(15, 199))])
+    cmds.append(["SADD", "test_set"] + [f"value_set:{j}" for j in range(rng.randint(160, 299) + 1)])
+    for i in range(n_keys):
+        zs = []
+        for _ in range(rng.randint(100, 199)):
+            zs += [repr(rng.uniform(0, 1000)), member()]
+        cmds.append(["ZADD", f"seed:zset:{i}"] + zs)
+    zs = []
+    for j in range(rng.randint(160, 299) + 1):  # one score: a lexicographic range is defined
+        zs += ["0", f"sortset{j}"]
+    cmds.append(["ZADD", "test_zadd1"] + zs)
+    return cmds
+
+
 def compare_setting(keel, ref, directive, values, workloads, rounds, client_pin, rows):
     """Keel with each value of a config directive, and the reference, interleaved per round.
     values[0] is the default; it is restored afterwards. Prints and records value 0 vs value 1
@@ -141,7 +178,6 @@ def compare_setting(keel, ref, directive, values, workloads, rounds, client_pin,
         for _ in range(rounds):
             for v in values:
                 keel.cli("CONFIG", "SET", directive, v)
-                time.sleep(0.3)  # busy-poll-max-us is applied by the cron
                 res.setdefault(v, []).append(run_workload(keel, wl, client_pin))
             res.setdefault("ref", []).append(run_workload(ref, wl, client_pin))
         keel.cli("CONFIG", "SET", directive, values[0])
@@ -165,7 +201,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
-    ap.add_argument("--groups", default="throughput,prefetch,busypoll,notify,memory")
+    ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory")
     a = ap.parse_args()
     pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
     groups = a.groups.split(",")
@@ -207,12 +243,28 @@ def main():
                       "args": P + ["-t", t]} for t in ("get", "set")]
             compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], plain, a.rounds,
                             pin[1], rows)
-        if "busypoll" in groups:
-            # busy-poll-max-us at its default (50) vs 0 (always sleep) on the latency- and
-            # client-bound workloads; the CPU column includes the time spent spinning.
-            wls = [w for w in throughput_workloads(a.quick)
-                   if w["name"] in ("GET -P1", "SET -P1", "PING_MBULK -P16")]
-            compare_setting(keel, ref, "busy-poll-max-us", [50, 0], wls, a.rounds, pin[1], rows)
+        if "seed" in groups:
+            # The sets issue's seed regression workload: SREM of 8 members (present only on the
+            # first call) and an empty-after-first ZREMRANGEBYLEX, 50 deep, on prefilled data.
+            cmds = seed_commands(1000 if a.quick else 10000)
+            n = 200000 if a.quick else 1000000
+            P = ["-c", "50", "-P", "50", "-n", str(n)]
+            wls = [{"name": "seed SREM test_set -P50", "flush": False, "n": n, "args": P + [
+                        "SREM", "test_set", "value_set:159", "value_set:1", "value_set:91",
+                        "value_set:72", "value_set:134", "value_set:13", "value_set:93",
+                        "value_set:3"]},
+                   {"name": "seed ZREMRANGEBYLEX test_zadd1 -P50", "flush": False, "n": n,
+                    "args": P + ["ZREMRANGEBYLEX", "test_zadd1", "[sortset105", "[sortset146"]}]
+            for wl in wls:
+                for s in (keel, ref):
+                    s.cli("FLUSHALL")
+                    load_pipe(s, len(cmds), lambda i: cmds[i])
+                m = measure([keel, ref], wl, a.rounds, pin[1])
+                k, r = m["keel"], m["reference"]
+                rows.append([wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3],
+                             r[3], k[3] / r[3] if r[3] else float("nan")])
+                print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
+                      "cpu/op %.3f/%.3f us x%.2f" % tuple(rows[-1]), flush=True)
         if "notify" in groups:
             # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
             # with KE$g and one PSUBSCRIBE __key*__:* subscriber reading everything (a raw socket
@@ -279,26 +331,13 @@ def main():
             # in both servers) are loaded with `redis-cli --pipe`.
             keys = 100000 if a.quick else 1000000
 
-            def load_pipe(srv, make):
-                data = bytearray()
-                for i in range(keys):
-                    args = make(i)
-                    data += b"*%d\r\n" % len(args)
-                    for x in args:
-                        x = x.encode() if isinstance(x, str) else x
-                        data += b"$%d\r\n%s\r\n" % (len(x), x)
-                r = subprocess.run(["redis-cli", "-p", str(srv.port), "--pipe"], input=bytes(data),
-                                   capture_output=True)
-                if b"errors: 0" not in r.stdout:
-                    raise SystemExit(f"--pipe load failed on {srv.name}: {r.stdout!r}")
-
             kinds = [
                 ("100-byte strings", lambda srv: srv.cli("DEBUG", "POPULATE", keys, "key", 100)),
-                ("hashes of 5 fields", lambda srv: load_pipe(srv, lambda i: [
+                ("hashes of 5 fields", lambda srv: load_pipe(srv, keys, lambda i: [
                     "HSET", f"hash:{i}"] + [x for j in range(5) for x in (f"field{j}", f"value{j}")])),
-                ("sets of 5 ints", lambda srv: load_pipe(srv, lambda i: [
+                ("sets of 5 ints", lambda srv: load_pipe(srv, keys, lambda i: [
                     "SADD", f"set:{i}"] + [str(1000 + j) for j in range(5)])),
-                ("zsets of 5 members", lambda srv: load_pipe(srv, lambda i: [
+                ("zsets of 5 members", lambda srv: load_pipe(srv, keys, lambda i: [
                     "ZADD", f"zset:{i}"] + [x for j in range(5) for x in (str(j), f"member{j}")])),
             ]
             for label, load in kinds:
