@@ -132,6 +132,17 @@ def measure(servers, wl, rounds, client_pin):
     return med
 
 
+def side_by_side(keel, ref, wl, rounds, client_pin, rows):
+    """One workload on both servers, interleaved: prints and records the medians and ratios."""
+    m = measure([keel, ref], wl, rounds, client_pin)
+    k, r = m["keel"], m["reference"]
+    row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
+           k[3] / r[3] if r[3] else float("nan")]
+    rows.append(row)
+    print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
+          "cpu/op %.3f/%.3f us x%.2f" % tuple(row), flush=True)
+
+
 def load_pipe(srv, count, make):
     """Loads make(0..count-1) (each a command as a list of str/bytes) with `redis-cli --pipe`."""
     data = bytearray()
@@ -213,13 +224,7 @@ def main():
             for wl in throughput_workloads(a.quick):
                 if a.only and not re.search(a.only, wl["name"], re.I):
                     continue
-                m = measure([keel, ref], wl, a.rounds, pin[1])
-                k, r = m["keel"], m["reference"]
-                row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
-                       k[3] / r[3] if r[3] else float("nan")]
-                rows.append(row)
-                print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
-                      "cpu/op %.3f/%.3f us x%.2f" % tuple(row), flush=True)
+                side_by_side(keel, ref, wl, a.rounds, pin[1], rows)
         if "prefetch" in groups:
             # Batch key prefetch on (the default, 16) vs off: miss-heavy GETs on a large keyspace,
             # then plain pipelined GET (hits) and SET (overwrites) on 1M keys.
@@ -255,16 +260,11 @@ def main():
                         "value_set:3"]},
                    {"name": "seed ZREMRANGEBYLEX test_zadd1 -P50", "flush": False, "n": n,
                     "args": P + ["ZREMRANGEBYLEX", "test_zadd1", "[sortset105", "[sortset146"]}]
+            for s in (keel, ref):  # each workload touches only its own key
+                s.cli("FLUSHALL")
+                load_pipe(s, len(cmds), lambda i: cmds[i])
             for wl in wls:
-                for s in (keel, ref):
-                    s.cli("FLUSHALL")
-                    load_pipe(s, len(cmds), lambda i: cmds[i])
-                m = measure([keel, ref], wl, a.rounds, pin[1])
-                k, r = m["keel"], m["reference"]
-                rows.append([wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3],
-                             r[3], k[3] / r[3] if r[3] else float("nan")])
-                print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
-                      "cpu/op %.3f/%.3f us x%.2f" % tuple(rows[-1]), flush=True)
+                side_by_side(keel, ref, wl, a.rounds, pin[1], rows)
         if "notify" in groups:
             # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
             # with KE$g and one PSUBSCRIBE __key*__:* subscriber reading everything (a raw socket

@@ -3,7 +3,7 @@
 group against Keel under `perf record -e cpu-clock` (this VM has no hardware counters) and prints
 the kernel's share of the server's samples plus the top user-space functions by self time.
 Server pinned to core 0, client to core 1 (as bench.py). Usage:
-    utils/bench/profile.py [--only SUBSTRING] [--top 3] [--keel src/keel-server] [--quick]
+    utils/bench/profile.py [--only REGEX] [--top 3] [--keel src/keel-server] [--quick]
 """
 import argparse, os, re, subprocess, sys, tempfile
 
@@ -14,7 +14,7 @@ import bench  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keel", default=os.path.join(bench.ROOT, "src/keel-server"))
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
