@@ -16,6 +16,7 @@ TEST_SRCS := $(shell find tests/cpp -name '*.cc' 2>/dev/null | sort)
 TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
 SERVER    := src/keel-server
 UNIT      := $(BUILD)/keel-unit
+LOADGEN   := $(BUILD)/keel-loadgen
 
 .PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers check-codegen clean
 all: $(SERVER)
@@ -29,6 +30,11 @@ $(SERVER): $(OBJS) $(MAIN_OBJ)
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -MMD -MP -c $< -o $@
+
+# The benchmark's load generator (utils/bench/loadgen.cc): standalone, nothing from src/.
+$(LOADGEN): utils/bench/loadgen.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -o $@ $<
 
 $(UNIT): $(OBJS) $(TEST_OBJS)
 	$(CXX) $(CXXFLAGS) -o $@ $^ -lgtest -lgtest_main $(LDLIBS)
@@ -51,13 +57,13 @@ test-tcl: $(SERVER)
 
 # The one command CI and the README use: install, build, layer check, unit tests, Tcl suite.
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN)
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-codegen
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory test-tcl
 
-bench: deps $(SERVER)
+bench: deps $(SERVER) $(LOADGEN)
 	bash utils/bench/run.sh $(BENCH_ARGS)
 
 # ASan + UBSan build in its own directory, with the C library allocator (sanitizers replace

@@ -4,7 +4,10 @@
 For each workload it runs redis-benchmark against both servers in alternation (at least 3
 rounds by default), then prints the median throughput, p50/p99 latency, server CPU time per
 operation (utime+stime of the server process from /proc/PID/stat over the measured run,
-divided by its requests) and the Keel/reference ratios; a CSV copy goes to utils/bench/out/.
+divided by its requests), how busy the server's core was over the run (near 100%: the server
+was the bottleneck; well below: the client was) and the Keel/reference ratios; a CSV copy goes
+to utils/bench/out/. Workloads named "... loadgen" use build/keel-loadgen (loadgen.cc) instead
+of redis-benchmark: it spends much less CPU per request, so the server saturates first.
 Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (only one is
 loaded at a time) and the client runs on core 1.
 
@@ -67,8 +70,14 @@ class Server:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def bench(srv, args, client_pin):
-    cmd = ["redis-benchmark", "-p", str(srv.port), "-q", "--csv"] + args
+LOADGEN = os.path.join(ROOT, "build/keel-loadgen")
+
+
+def bench(srv, args, client_pin, tool="redis-benchmark"):
+    """Runs the load generator: redis-benchmark, or keel-loadgen (utils/bench/loadgen.cc, the
+    same CSV output) where redis-benchmark's own CPU would be the limit."""
+    exe = LOADGEN if tool == "loadgen" else "redis-benchmark"
+    cmd = [exe, "-p", str(srv.port), "--csv"] + ([] if tool == "loadgen" else ["-q"]) + args
     if client_pin is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(client_pin)] + cmd
     return subprocess.run(cmd, capture_output=True, text=True)
@@ -81,19 +90,21 @@ def run_workload(srv, wl, client_pin):
         srv.cli(*cmd)
     if "prep" in wl:
         bench(srv, wl["prep"], client_pin)
-    t0 = cpu_ticks(srv.proc.pid)
-    r = bench(srv, wl["args"], client_pin)
+    t0, w0 = cpu_ticks(srv.proc.pid), time.monotonic()
+    r = bench(srv, wl["args"], client_pin, wl.get("tool", "redis-benchmark"))
     if "after" in wl:
         wl["after"]()  # e.g. wait until a subscriber has everything (counted in the CPU time)
-    t1 = cpu_ticks(srv.proc.pid)
+    t1, w1 = cpu_ticks(srv.proc.pid), time.monotonic()
     rows = [l for l in r.stdout.splitlines() if l.startswith('"') and not l.startswith('"test"')]
-    if not rows or "error" in r.stdout.lower() or "error" in r.stderr.lower():
+    if (not rows or r.returncode != 0 or "error" in r.stdout.lower()
+            or "error" in r.stderr.lower()):
         raise SystemExit(f"redis-benchmark failed on {srv.name}: {r.stdout} {r.stderr}")
     f = [x.strip('"') for x in rows[-1].split('","')]
     rps = float(f[1])
     p50 = float(f[4]) if len(f) > 6 else float("nan")
     p99 = float(f[6]) if len(f) > 6 else float("nan")
-    return rps, p50, p99, (t1 - t0) / CLK * 1e6 / wl["n"]
+    busy = 100 * (t1 - t0) / CLK / (w1 - w0)  # server CPU %: near 100 means server-bound
+    return rps, p50, p99, (t1 - t0) / CLK * 1e6 / wl["n"], busy
 
 
 def throughput_workloads(quick):
@@ -120,6 +131,15 @@ def throughput_workloads(quick):
     for t in ["set", "get"]:
         wl.append({"name": f"{t.upper()} -P1", "n": n1,
                    "args": ["-c", "50", "-P", "1", "-r", "1000000", "-n", str(n1), "-t", t]})
+    # The same shapes from keel-loadgen, which needs far less CPU per request than
+    # redis-benchmark: here the server, not the client, is the saturated side (see the
+    # "server busy" column), so these rows show which server is faster at -P 1.
+    for t in ["set", "get"]:
+        wl.append({"name": f"{t.upper()} -P1 loadgen", "n": n1, "tool": "loadgen",
+                   "args": ["-c", "50", "-P", "1", "-r", "1000000", "-n", str(n1), "-t", t]})
+    for t in ["ping", "set", "get"]:
+        wl.append({"name": f"{t.upper()} -P16 loadgen", "n": n, "tool": "loadgen",
+                   "args": ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n), "-t", t]})
     return wl
 
 
@@ -128,7 +148,7 @@ def measure(servers, wl, rounds, client_pin):
     for _ in range(rounds):
         for s in servers:
             res[s.name].append(run_workload(s, wl, client_pin))
-    med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in res.items()}
+    med = {k: [statistics.median(x[i] for x in v) for i in range(5)] for k, v in res.items()}
     return med
 
 
@@ -137,10 +157,10 @@ def side_by_side(keel, ref, wl, rounds, client_pin, rows):
     m = measure([keel, ref], wl, rounds, client_pin)
     k, r = m["keel"], m["reference"]
     row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
-           k[3] / r[3] if r[3] else float("nan")]
+           k[3] / r[3] if r[3] else float("nan"), k[4], r[4]]
     rows.append(row)
     print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
-          "cpu/op %.3f/%.3f us x%.2f" % tuple(row), flush=True)
+          "cpu/op %.3f/%.3f us x%.2f | server busy %.0f%%/%.0f%%" % tuple(row), flush=True)
 
 
 def load_pipe(srv, count, make):
@@ -370,7 +390,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["workload", "keel", "ref", "ratio", "keel_p50_ms", "ref_p50_ms",
                     "keel_p99_ms", "ref_p99_ms", "keel_cpu_us_per_op", "ref_cpu_us_per_op",
-                    "cpu_ratio"])
+                    "cpu_ratio", "keel_server_busy_pct", "ref_server_busy_pct"])
         w.writerows(rows)
     print(f"csv: {path}")
 
