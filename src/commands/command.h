@@ -89,6 +89,12 @@ struct CommandSpec {
   CommandStats* stats = nullptr;
   // "config|get" for subcommands, else name (errors, commandstats, slowlog).
   const char* full_name = nullptr;
+  // Arguments that name members of the key's collection, for the batch prefetch's member
+  // stage (commands/batch_prefetch.cc sets them): member_first, + member_step, ... up to
+  // member_last (-1 = the last argument). member_first 0: none.
+  int8_t member_first = 0;
+  int8_t member_last = 0;
+  int8_t member_step = 1;
 };
 
 class CommandContext {

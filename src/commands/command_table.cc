@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/assert.h"
+#include "commands/batch_prefetch.h"
 
 namespace keel {
 namespace {
@@ -92,6 +93,7 @@ void init_command_table() {
     }
     g_table.slots[i] = c;
   }
+  init_member_positions();
 }
 
 const CommandSpec* lookup_command(std::string_view name) {

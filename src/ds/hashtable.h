@@ -266,6 +266,14 @@ class HashTable {
       __builtin_prefetch(&t_[0].b[hash & t_[0].mask]);
     }
   }
+  // Step 0 or 1 by number, for callers that run the steps as passes over a batch.
+  [[gnu::always_inline]] void prefetch_step(uint64_t hash, int step) const {
+    if (step == 0) {
+      prefetch_bucket(hash);
+    } else {
+      prefetch_entries(hash);
+    }
+  }
   // Batch-prefetch step 2 (after the buckets arrived): the entries whose tag matches. Only the
   // head bucket of each chain is examined; a stale or wrong guess costs one useless prefetch.
   [[gnu::always_inline]] void prefetch_entries(uint64_t hash) const {

@@ -3,6 +3,7 @@
 
 #include "base/log.h"
 #include "base/time.h"
+#include "commands/batch_prefetch.h"
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
@@ -96,6 +97,22 @@ void Client::run_batch() {
   if (keys >= 2) {
     for (size_t i = 0; i < batch_hashes.size(); i++) {
       if (batch_hashes[i]) session.db->prefetch_entries(batch_hashes[i]);
+    }
+  }
+  // Member stage (commands/batch_prefetch.h): the members' buckets, then their entries, in the
+  // hashtable-encoded values of the keys just prefetched. Same budget as the keys.
+  if (keys > 0) {
+    const size_t budget = static_cast<size_t>(opts.prefetch_batch_max_size) * 8;
+    size_t members = 0;
+    for (int stage = 0; stage < 2; stage++) {
+      size_t done = 0;
+      for (const BatchCmd& b : batch) {
+        if (!b.spec || b.spec->member_first == 0) continue;
+        std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
+        done += prefetch_members(*session.db, *b.spec, args, &batch_hashes[b.first_arg], stage,
+                                 (stage == 0 ? budget : members) - done);
+      }
+      if (stage == 0) members = done;
     }
   }
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)

@@ -125,6 +125,12 @@ size_t HashType::size(const Object& o) {
   return hash_detail::dict_of(o).size();
 }
 
+void HashType::prefetch_member(const Object& o, uint64_t member_hash, int stage) {
+  if (o.encoding() == Encoding::kHashtable) {
+    hash_detail::dict_of(o).prefetch_step(member_hash, stage);
+  }
+}
+
 bool HashType::get(const Object& o, std::string_view field, HashScratch& scratch,
                    std::string_view* out) {
   if (o.encoding() == Encoding::kListpack) {

@@ -68,6 +68,10 @@ struct HashType {
                           const EncodingLimits& lim);
 
   static size_t size(const Object& o);
+  // Batch prefetch (server/client.cc run_batch): stage 0 brings in the bucket of a member whose
+  // hash_key() is `member_hash`, stage 1 (once that arrived) the entries its tag matches. Only
+  // the hashtable encoding has anything to fetch; the small encodings return at once.
+  static void prefetch_member(const Object& o, uint64_t member_hash, int stage);
 
   // The value of `field` into *out (a view into the hash or into `scratch`, valid until the next
   // edit); false when absent.

@@ -400,6 +400,10 @@ Object* SetType::create_inter_result(std::string_view key, const Object& smalles
 
 size_t SetType::size(const Object& o) { return val_size(load(o)); }
 
+void SetType::prefetch_member(const Object& o, uint64_t member_hash, int stage) {
+  if (o.encoding() == Encoding::kHashtable) ht_of(load(o))->prefetch_step(member_hash, stage);
+}
+
 bool SetType::contains(const Object& o, std::string_view member) {
   return val_contains_str(load(o), member);
 }

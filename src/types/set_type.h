@@ -66,6 +66,10 @@ class SetType {
   static size_t size(const Object& o);
   static bool contains(const Object& o, std::string_view member);
   static bool contains(const Object& o, const SetElem& e);  // no re-formatting of integers
+  // Batch prefetch (server/client.cc run_batch): stage 0 brings in the bucket of a member whose
+  // hash_key() is `member_hash`, stage 1 (once that arrived) the entries its tag matches. Only
+  // the hashtable encoding has anything to fetch; the small encodings return at once.
+  static void prefetch_member(const Object& o, uint64_t member_hash, int stage);
 
   // ---- mutation (may convert the encoding; never frees the object) ------------------------
   // Up-front conversion before adding about `size_hint` members (SADD with many arguments):

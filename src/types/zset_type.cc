@@ -199,6 +199,10 @@ size_t ZsetType::size(const Object& o) {
   return big_of(o)->sl.size();
 }
 
+void ZsetType::prefetch_member(const Object& o, uint64_t member_hash, int stage) {
+  if (!is_lp(o)) big_of(o)->table.prefetch_step(member_hash, stage);
+}
+
 bool ZsetType::score(const Object& o, std::string_view member, double* out) {
   if (is_lp(o)) {
     LpView lp(o);

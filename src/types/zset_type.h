@@ -43,6 +43,10 @@ class ZsetType {
   // ---- size and lookup ----------------------------------------------------------------------
   static size_t size(const Object& o);
   static bool score(const Object& o, std::string_view member, double* out);
+  // Batch prefetch (server/client.cc run_batch): stage 0 brings in the bucket of a member whose
+  // hash_key() is `member_hash`, stage 1 (once that arrived) the entries its tag matches. Only
+  // the hashtable encoding has anything to fetch; the small encodings return at once.
+  static void prefetch_member(const Object& o, uint64_t member_hash, int stage);
   // 0-based rank of `member` (from the highest when rev); false when absent.
   static bool rank(const Object& o, std::string_view member, bool rev, size_t* rank,
                    double* score);

@@ -227,6 +227,62 @@ test "A huge pipeline (100000 commands in one write)" {
     $c close
 }
 
+# One command as multibulk bytes.
+proc mbulk {args} {
+    set out "*[llength $args]\r\n"
+    foreach a $args { append out "\$[string length $a]\r\n$a\r\n" }
+    return $out
+}
+
+# The member stage of the batch prefetch looks at each key's value before the batch runs; the
+# batch below changes, deletes and retypes those keys between member commands, so every reply
+# must be what the commands produce one by one, whatever the prefetch budget.
+test "Pipelined member commands on big sets, hashes and zsets" {
+    set replies {}
+    foreach budget {16 1 0} {
+        r config set prefetch-batch-max-size $budget
+        r del bs bh bz
+        set sm {}; set hf {}; set zm {}
+        for {set i 0} {$i < 1000} {incr i} {
+            lappend sm m$i; lappend hf f$i $i; lappend zm $i m$i
+        }
+        r sadd bs {*}$sm
+        r hset bh {*}$hf
+        r zadd bz {*}$zm
+        assert_equal {hashtable hashtable skiplist} \
+            [list [r object encoding bs] [r object encoding bh] [r object encoding bz]]
+        set cmds [list \
+            [list SADD bs new1 m1 new2] [list SISMEMBER bs m5] [list SREM bs m5 nope] \
+            [list SMISMEMBER bs m5 m6 new1] [list DEL bs] [list SADD bs x] [list SCARD bs] \
+            [list HSET bh f1 one f400 v] [list HGET bh f1] [list HINCRBY bh f2 5] \
+            [list HMGET bh f1 f2 f999] [list HDEL bh f3 f4] [list HEXISTS bh f3] \
+            [list HSTRLEN bh f400] [list SET bh str] [list HGET bh f1] [list HSETNX bh f z] \
+            [list ZSCORE bz m7] [list ZINCRBY bz 0.5 m7] [list ZRANK bz m7] [list ZREVRANK bz m0] \
+            [list ZMSCORE bz m7 m8 none] [list ZREM bz m7 m8] [list ZSCORE bz m7] \
+            [list SISMEMBER bz m9] [list HGET missing f] [list SADD bs [string repeat y 100]]]
+        set buf {}
+        foreach c $cmds { append buf [mbulk {*}$c] }
+        set c [raw_client]
+        $c write $buf
+        set got {}
+        foreach _ $cmds { lappend got [catch {$c read} e] $e }
+        $c close
+        lappend replies $got
+    }
+    r config set prefetch-batch-max-size 16
+    # As redis-server 7.0 replies to the same batch.
+    set want [list 0 2 0 1 0 1 0 {0 1 1} 0 1 0 1 0 1 \
+        0 0 0 one 0 7 0 {one 7 999} 0 2 0 0 0 1 0 OK \
+        1 {WRONGTYPE Operation against a key holding the wrong kind of value} \
+        1 {WRONGTYPE Operation against a key holding the wrong kind of value} \
+        0 7 0 7.5 0 7 0 999 0 {7.5 8 {}} 0 2 0 {} \
+        1 {WRONGTYPE Operation against a key holding the wrong kind of value} 0 {} 0 1]
+    assert_equal $want [lindex $replies 0]
+    assert_equal $want [lindex $replies 1]
+    assert_equal $want [lindex $replies 2]
+    r del bs bh bz
+}
+
 test "Pipelined commands with mixed inline and multibulk framing" {
     set c [raw_client]
     $c write "SET mix 1\r\n*2\r\n\$4\r\nINCR\r\n\$3\r\nmix\r\nINCR mix\r\nGET mix\r\n"
