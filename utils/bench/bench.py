@@ -12,8 +12,9 @@ Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (on
 loaded at a time) and the client runs on core 1.
 
 Groups: throughput (-P 16 and -P 1 workloads), prefetch (Keel with batch prefetch on and off:
-miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys), seed (the sets issue's SREM and
-ZREMRANGEBYLEX regression workload on prefilled sets/zsets), notify, memory (bytes per key).
+miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys, SADD/HSET into one big value for
+the member stage), seed (the sets issue's SREM and ZREMRANGEBYLEX regression workload on
+prefilled sets/zsets), notify, memory (bytes per key).
 """
 import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, tempfile, time
 
@@ -267,6 +268,12 @@ def main():
             plain = [{"name": f"{t.upper()} -P16 (1M keys)", "flush": False, "n": n,
                       "args": P + ["-t", t]} for t in ("get", "set")]
             compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], plain, a.rounds,
+                            pin[1], rows)
+            # The member stage: SADD / HSET into one big set / hash (filled by the same command
+            # first, not timed), where the misses are in the member table, not the key table.
+            members = [{"name": f"{t.upper()} -P16 (one big value)", "n": n, "prep": P + ["-t", t],
+                        "args": P + ["-t", t]} for t in ("sadd", "hset")]
+            compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], members, a.rounds,
                             pin[1], rows)
         if "seed" in groups:
             # The sets issue's seed regression workload: SREM of 8 members (present only on the
