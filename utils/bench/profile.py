@@ -31,7 +31,7 @@ def main():
             perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-p",
                                      str(srv.proc.pid), "-o", data],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            r = bench.bench(srv, wl["args"], pin[1])
+            r = bench.bench(srv, wl["args"], pin[1], wl.get("tool", "redis-benchmark"))
             perf.send_signal(2)
             perf.wait()
             rep = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "sym",
