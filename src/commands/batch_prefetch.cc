@@ -45,8 +45,11 @@ void init_member_positions() {
 size_t prefetch_members(const Db& db, const CommandSpec& spec,
                         std::span<const std::string_view> args, uint64_t* hashes, int stage,
                         size_t limit) {
+  // Arity is checked later, at dispatch: a short command ("SADD" alone, last in the batch) has
+  // no key slot here, and hashes[] must not be read past its own arguments.
+  if (limit == 0 || args.size() <= static_cast<size_t>(spec.first_key)) return 0;
   const uint64_t key_hash = hashes[spec.first_key];
-  if (key_hash == 0 || limit == 0) return 0;
+  if (key_hash == 0) return 0;
   const Object* o = db.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
   if (o == nullptr) return 0;
   void (*prefetch)(const Object&, uint64_t, int);

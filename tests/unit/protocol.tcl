@@ -236,7 +236,8 @@ proc mbulk {args} {
 
 # The member stage of the batch prefetch looks at each key's value before the batch runs; the
 # batch below changes, deletes and retypes those keys between member commands, so every reply
-# must be what the commands produce one by one, whatever the prefetch budget.
+# must be what the commands produce one by one, whatever the prefetch budget. The batch ends
+# with member commands too short to have a key or a member (arity is checked after prefetch).
 test "Pipelined member commands on big sets, hashes and zsets" {
     set replies {}
     foreach budget {16 1 0} {
@@ -259,7 +260,8 @@ test "Pipelined member commands on big sets, hashes and zsets" {
             [list HSTRLEN bh f400] [list SET bh str] [list HGET bh f1] [list HSETNX bh f z] \
             [list ZSCORE bz m7] [list ZINCRBY bz 0.5 m7] [list ZRANK bz m7] [list ZREVRANK bz m0] \
             [list ZMSCORE bz m7 m8 none] [list ZREM bz m7 m8] [list ZSCORE bz m7] \
-            [list SISMEMBER bz m9] [list HGET missing f] [list SADD bs [string repeat y 100]]]
+            [list SISMEMBER bz m9] [list HGET missing f] [list SADD bs [string repeat y 100]] \
+            [list HGET bh] [list SISMEMBER] [list SADD]]
         set buf {}
         foreach c $cmds { append buf [mbulk {*}$c] }
         set c [raw_client]
@@ -276,7 +278,10 @@ test "Pipelined member commands on big sets, hashes and zsets" {
         1 {WRONGTYPE Operation against a key holding the wrong kind of value} \
         1 {WRONGTYPE Operation against a key holding the wrong kind of value} \
         0 7 0 7.5 0 7 0 999 0 {7.5 8 {}} 0 2 0 {} \
-        1 {WRONGTYPE Operation against a key holding the wrong kind of value} 0 {} 0 1]
+        1 {WRONGTYPE Operation against a key holding the wrong kind of value} 0 {} 0 1 \
+        1 {ERR wrong number of arguments for 'hget' command} \
+        1 {ERR wrong number of arguments for 'sismember' command} \
+        1 {ERR wrong number of arguments for 'sadd' command}]
     assert_equal $want [lindex $replies 0]
     assert_equal $want [lindex $replies 1]
     assert_equal $want [lindex $replies 2]
