@@ -33,12 +33,13 @@ constexpr MemberArgs kMemberArgs[] = {
 }  // namespace
 
 void init_member_positions() {
-  for (const MemberArgs& m : kMemberArgs) {
-    CommandSpec* c = const_cast<CommandSpec*>(lookup_command(m.name));
-    if (c == nullptr) continue;
-    c->member_first = m.first;
-    c->member_last = m.last;
-    c->member_step = m.step;
+  for (CommandSpec* c : all_commands()) {
+    for (const MemberArgs& m : kMemberArgs) {
+      if (std::string_view(c->name) != m.name) continue;
+      c->member_first = m.first;
+      c->member_last = m.last;
+      c->member_step = m.step;
+    }
   }
 }
 

@@ -80,6 +80,7 @@ void Client::run_batch() {
   const ServerOptions& opts = server_options();
   batch_hashes.assign(batch_args.size(), 0);
   size_t keys = 0;
+  bool member_cmds = false;  // any command for the member stage below
   for (BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
     if (!opts.prefetch || !b.spec || b.spec->first_key <= 0) continue;
@@ -93,6 +94,7 @@ void Client::run_batch() {
       session.db->prefetch(h);
       keys++;
     }
+    member_cmds |= b.spec->member_first != 0;
   }
   if (keys >= 2) {
     for (size_t i = 0; i < batch_hashes.size(); i++) {
@@ -100,19 +102,17 @@ void Client::run_batch() {
     }
   }
   // Member stage (commands/batch_prefetch.h): the members' buckets, then their entries, in the
-  // hashtable-encoded values of the keys just prefetched. Same budget as the keys.
-  if (keys > 0) {
-    const size_t budget = static_cast<size_t>(opts.prefetch_batch_max_size) * 8;
-    size_t members = 0;
+  // hashtable-encoded values of the keys just prefetched. Same budget as the keys; stage 1
+  // revisits exactly the members stage 0 hashed, so it meets the budget at the same point.
+  if (member_cmds && keys > 0) {
     for (int stage = 0; stage < 2; stage++) {
-      size_t done = 0;
+      size_t left = static_cast<size_t>(opts.prefetch_batch_max_size) * 8;
       for (const BatchCmd& b : batch) {
         if (!b.spec || b.spec->member_first == 0) continue;
         std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-        done += prefetch_members(*session.db, *b.spec, args, &batch_hashes[b.first_arg], stage,
-                                 (stage == 0 ? budget : members) - done);
+        left -= prefetch_members(*session.db, *b.spec, args, &batch_hashes[b.first_arg], stage,
+                                 left);
       }
-      if (stage == 0) members = done;
     }
   }
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)

@@ -184,26 +184,19 @@ proc ::keel::client::encode_arg {a} {
     return $a
 }
 
-proc ::keel::client::send_command {id argv} {
-    variable fd
-    set chan $fd($id)
-    chan configure $chan -blocking 1
-    set code [catch {
-        puts -nonewline $chan "*[llength $argv]\r\n"
-        foreach a $argv {
-            set a [encode_arg $a]
-            puts -nonewline $chan "\$[string length $a]\r\n"
-            puts -nonewline $chan $a
-            puts -nonewline $chan "\r\n"
-        }
-        flush $chan
-    } err]
-    catch {chan configure $chan -blocking 0}
-    if {$code} {
-        variable host
-        variable port
-        error "I/O error writing to $host($id):$port($id): $err"
+# One command as multibulk request bytes (tests that need several commands in one write
+# concatenate these and use `write`).
+proc ::keel::client::encode_command {argv} {
+    set out "*[llength $argv]\r\n"
+    foreach a $argv {
+        set a [encode_arg $a]
+        append out "\$[string length $a]\r\n" $a "\r\n"
     }
+    return $out
+}
+
+proc ::keel::client::send_command {id argv} {
+    send_bytes $id [encode_command $argv]
 }
 
 proc ::keel::client::send_bytes {id bytes} {

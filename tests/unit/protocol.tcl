@@ -227,13 +227,6 @@ test "A huge pipeline (100000 commands in one write)" {
     $c close
 }
 
-# One command as multibulk bytes.
-proc mbulk {args} {
-    set out "*[llength $args]\r\n"
-    foreach a $args { append out "\$[string length $a]\r\n$a\r\n" }
-    return $out
-}
-
 # The member stage of the batch prefetch looks at each key's value before the batch runs; the
 # batch below changes, deletes and retypes those keys between member commands, so every reply
 # must be what the commands produce one by one, whatever the prefetch budget. The batch ends
@@ -263,7 +256,7 @@ test "Pipelined member commands on big sets, hashes and zsets" {
             [list SISMEMBER bz m9] [list HGET missing f] [list SADD bs [string repeat y 100]] \
             [list HGET bh] [list SISMEMBER] [list SADD]]
         set buf {}
-        foreach c $cmds { append buf [mbulk {*}$c] }
+        foreach c $cmds { append buf [::keel::client::encode_command $c] }
         set c [raw_client]
         $c write $buf
         set got {}

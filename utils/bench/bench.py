@@ -99,7 +99,8 @@ def run_workload(srv, wl, client_pin):
     rows = [l for l in r.stdout.splitlines() if l.startswith('"') and not l.startswith('"test"')]
     if (not rows or r.returncode != 0 or "error" in r.stdout.lower()
             or "error" in r.stderr.lower()):
-        raise SystemExit(f"redis-benchmark failed on {srv.name}: {r.stdout} {r.stderr}")
+        raise SystemExit(f"{wl.get('tool', 'redis-benchmark')} failed on {srv.name}: "
+                         f"{r.stdout} {r.stderr}")
     f = [x.strip('"') for x in rows[-1].split('","')]
     rps = float(f[1])
     p50 = float(f[4]) if len(f) > 6 else float("nan")
