@@ -3,6 +3,7 @@
 // 27-28% of the server's time in the member lookup's cache misses.
 #include "commands/batch_prefetch.h"
 
+#include "base/numbers.h"
 #include "commands/command_table.h"
 #include "keyspace/db.h"
 #include "types/hash_type.h"
@@ -15,20 +16,39 @@ namespace {
 struct MemberArgs {
   const char* name;
   int8_t first, last, step;  // last -1: the last argument
+  MemberWalk walk;
 };
 
-// Arguments that are members (fields) of the key's set, hash or zset. ZADD is left out: its
-// members follow optional flags, and its time goes to the skiplist descent.
+// Arguments that are members (fields) of the key's set, hash or zset. ZADD's positions are
+// those without flags; MemberPrefetch::command shifts them past the flags it finds.
 constexpr MemberArgs kMemberArgs[] = {
-    {"sadd", 2, -1, 1},    {"srem", 2, -1, 1},    {"sismember", 2, 2, 1},
-    {"smismember", 2, -1, 1},
-    {"hset", 2, -1, 2},    {"hmset", 2, -1, 2},   {"hsetnx", 2, 2, 1},
-    {"hget", 2, 2, 1},     {"hmget", 2, -1, 1},   {"hdel", 2, -1, 1},
-    {"hexists", 2, 2, 1},  {"hincrby", 2, 2, 1},  {"hincrbyfloat", 2, 2, 1},
-    {"hstrlen", 2, 2, 1},
-    {"zscore", 2, 2, 1},   {"zmscore", 2, -1, 1}, {"zrem", 2, -1, 1},
-    {"zincrby", 3, 3, 1},  {"zrank", 2, 2, 1},    {"zrevrank", 2, 2, 1},
+    {"sadd", 2, -1, 1, kWalkNone},        {"srem", 2, -1, 1, kWalkNone},
+    {"sismember", 2, 2, 1, kWalkNone},    {"smismember", 2, -1, 1, kWalkNone},
+    {"hset", 2, -1, 2, kWalkNone},        {"hmset", 2, -1, 2, kWalkNone},
+    {"hsetnx", 2, 2, 1, kWalkNone},       {"hget", 2, 2, 1, kWalkNone},
+    {"hmget", 2, -1, 1, kWalkNone},       {"hdel", 2, -1, 1, kWalkNone},
+    {"hexists", 2, 2, 1, kWalkNone},      {"hincrby", 2, 2, 1, kWalkNone},
+    {"hincrbyfloat", 2, 2, 1, kWalkNone}, {"hstrlen", 2, 2, 1, kWalkNone},
+    {"zscore", 2, 2, 1, kWalkNone},       {"zmscore", 2, -1, 1, kWalkNone},
+    {"zrem", 2, -1, 1, kWalkCurrent},     {"zrank", 2, 2, 1, kWalkCurrent},
+    {"zrevrank", 2, 2, 1, kWalkCurrent},  {"zincrby", 3, 3, 1, kWalkIncrement},
+    {"zadd", 3, -1, 2, kWalkZadd},
 };
+
+// ZADD's flags before the first score (any case); sets *incr for INCR. Returns how many.
+int zadd_flag_count(std::span<const std::string_view> args, bool* incr) {
+  int n = 0;
+  for (size_t i = 2; i < args.size(); i++, n++) {
+    const std::string_view a = args[i];
+    if (equals_nocase(a, "incr")) {
+      *incr = true;
+    } else if (!equals_nocase(a, "nx") && !equals_nocase(a, "xx") && !equals_nocase(a, "gt") &&
+               !equals_nocase(a, "lt") && !equals_nocase(a, "ch")) {
+      break;
+    }
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -39,37 +59,51 @@ void init_member_positions() {
       c->member_first = m.first;
       c->member_last = m.last;
       c->member_step = m.step;
+      c->member_walk = m.walk;
     }
   }
 }
 
-size_t prefetch_members(const Db& db, const CommandSpec& spec,
-                        std::span<const std::string_view> args, uint64_t* hashes, int stage,
-                        size_t limit) {
+void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::string_view> args,
+                             uint64_t* hashes, int stage) {
+  if (stage == 2 && spec.member_walk == kWalkNone) return;
   // Arity is checked later, at dispatch: a short command ("SADD" alone, last in the batch) has
   // no key slot here, and hashes[] must not be read past its own arguments.
-  if (limit == 0 || args.size() <= static_cast<size_t>(spec.first_key)) return 0;
+  if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.first_key)) return;
   const uint64_t key_hash = hashes[spec.first_key];
-  if (key_hash == 0) return 0;
-  const Object* o = db.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
-  if (o == nullptr) return 0;
+  if (key_hash == 0) return;
+  const Object* o = db_.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
+  if (o == nullptr) return;
   void (*prefetch)(const Object&, uint64_t, int);
   switch (o->type()) {
     case Type::kSet: prefetch = SetType::prefetch_member; break;
     case Type::kHash: prefetch = HashType::prefetch_member; break;
     case Type::kZset: prefetch = ZsetType::prefetch_member; break;
-    default: return 0;
+    default: return;
   }
   const int argc = static_cast<int>(args.size());
+  int first = spec.member_first;
+  bool increment = spec.member_walk == kWalkIncrement;
+  if (spec.member_walk == kWalkZadd) first += zadd_flag_count(args, &increment);
   const int last = spec.member_last < 0 ? argc + spec.member_last : spec.member_last;
-  size_t n = 0;
-  for (int i = spec.member_first; i <= last && i < argc && n < limit; i += spec.member_step) {
+  for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.member_step) {
     if (stage == 0) hashes[i] = hash_key(args[size_t(i)]);
     if (hashes[i] == 0) continue;
-    prefetch(*o, hashes[i], stage);
-    n++;
+    used_[stage]++;
+    if (stage < 2) {
+      prefetch(*o, hashes[i], stage);
+      continue;
+    }
+    if (o->type() != Type::kZset) return;
+    // ZADD and ZINCRBY: the argument before the member is its score or increment. One that
+    // does not parse is the command's error later; here it only means no new-position descent.
+    double score = 0;
+    const bool scored = spec.member_walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
+    n_descents_ += ZsetType::start_descents(*o, args[size_t(i)], hashes[i], true,
+                                            scored ? &score : nullptr, increment,
+                                            descents_ + n_descents_, kMaxDescents - n_descents_);
+    if (n_descents_ == kMaxDescents) return;
   }
-  return n;
 }
 
 }  // namespace keel

@@ -1,8 +1,9 @@
 // Batch prefetch, member stage. The key stage (server/client.cc Client::run_batch) hashes every
 // key of a pipelined batch and prefetches its bucket and entry; for commands whose arguments
-// name members of the key's collection (SADD, HSET, HGET, ZSCORE, ...) this stage then
-// prefetches each member's bucket and entry in the key's hashtable-encoded value, so a batch of
-// member operations on big sets, hashes and zsets overlaps its cache misses too.
+// name members of the key's collection (SADD, HSET, HGET, ZSCORE, ZADD, ...) this stage then
+// prefetches each member's bucket and entry in the key's hashtable-encoded value, and for
+// skiplist-encoded zsets walks ahead the skiplist descents the commands will make, all
+// interleaved, so a batch of member operations on big values overlaps its cache misses too.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -10,23 +11,47 @@
 #include <string_view>
 
 #include "commands/command.h"
+#include "ds/skiplist.h"
 
 namespace keel {
 
 class Db;
 
-// Sets CommandSpec::member_first/last/step for the commands listed in batch_prefetch.cc.
+// Sets CommandSpec::member_first/last/step/walk for the commands listed in batch_prefetch.cc.
 // Called once by init_command_table().
 void init_member_positions();
 
-// One parsed command. Stage 0 hashes up to `limit` member arguments into hashes[i] (the same
-// array that holds the key hashes; member positions are never key positions) and prefetches
-// their buckets; stage 1, after those arrived, prefetches the entries of the members hashed in
-// stage 0. The key's hash must be in hashes[first_key] from the key stage (0: nothing is done).
-// The value is found with Db::peek: no expiry, stats, LRU or notification side effects, and
-// nothing is changed. Returns the number of members handled.
-size_t prefetch_members(const Db& db, const CommandSpec& spec,
-                        std::span<const std::string_view> args, uint64_t* hashes, int stage,
-                        size_t limit);
+// CommandSpec::member_walk: the skiplist descents an operation on each member makes.
+enum MemberWalk : uint8_t {
+  kWalkNone = 0,   // no descent (ZSCORE) or not a zset command
+  kWalkCurrent,    // to the member's current position (ZREM, ZRANK, ZREVRANK)
+  kWalkZadd,       // ZADD: optional flags, then score/member pairs: current and new position
+  kWalkIncrement,  // ZINCRBY: the argument before the member is an increment
+};
+
+// The member stage of one batch. The caller runs stage 0, 1 and 2 over every command of the
+// batch in turn (each stage needs the lines the previous one prefetched for all commands),
+// then finish(). Stage 0 hashes the member arguments into hashes[i] (the same array that holds
+// the key hashes; member positions are never key positions) and prefetches their buckets;
+// stage 1 prefetches their entries; stage 2 starts the skiplist descents of zset commands, which
+// finish() runs interleaved. Each command's key hash must be in hashes[first_key] from the key
+// stage (0: the command is skipped). Values are found with Db::peek: no expiry, stats, LRU or
+// notification side effects, and nothing is changed.
+class MemberPrefetch {
+ public:
+  // At most `budget` members per stage (stage 1 and 2 revisit exactly those stage 0 hashed).
+  MemberPrefetch(const Db& db, size_t budget) : db_(db), budget_(budget) {}
+  void command(const CommandSpec& spec, std::span<const std::string_view> args,
+               uint64_t* hashes, int stage);
+  void finish() { Skiplist::run_descents(descents_, n_descents_); }
+
+ private:
+  static constexpr size_t kMaxDescents = 64;
+  const Db& db_;
+  size_t budget_;
+  size_t used_[3] = {0, 0, 0};  // members handled per stage
+  size_t n_descents_ = 0;
+  Skiplist::Descent descents_[kMaxDescents];
+};
 
 }  // namespace keel

@@ -91,10 +91,12 @@ struct CommandSpec {
   const char* full_name = nullptr;
   // Arguments that name members of the key's collection, for the batch prefetch's member
   // stage (commands/batch_prefetch.cc sets them): member_first, + member_step, ... up to
-  // member_last (-1 = the last argument). member_first 0: none.
+  // member_last (-1 = the last argument). member_first 0: none. member_walk says which
+  // skiplist descents an operation on a zset member makes (MemberWalk in batch_prefetch.h).
   int8_t member_first = 0;
   int8_t member_last = 0;
   int8_t member_step = 1;
+  uint8_t member_walk = 0;
 };
 
 class CommandContext {

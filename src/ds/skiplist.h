@@ -175,6 +175,24 @@ class Skiplist {
   template <class F>
   size_t erase_range_by_rank(size_t start, size_t end, F&& on_erase);
 
+  // ---- batch prefetch (commands/batch_prefetch.cc) ----
+  // A read-only walk down to the position of (score, member), as an insert, erase, rank or
+  // update_score of that pair will make. Each step reads only lines an earlier step prefetched,
+  // moves one node, and prefetches the node the following step reads. A lone descent gains
+  // nothing; run_descents() steps many of them in turn (of one list or several), so their cache
+  // misses overlap, and the operations that follow find their paths in cache. Nothing is
+  // changed; a descent is valid until its list is next modified.
+  struct Descent {
+    const SkiplistNode* x;    // last node known to be before the position
+    std::string_view member;  // must stay readable until the descent ends
+    double score;
+    int level;                // -1: done
+  };
+  Descent start_descent(double score, std::string_view member) const;
+  // Runs d[0..n) to their ends (level -1, x = the predecessor: the node an insert of the pair
+  // would follow, or the header). Returns with d[] reordered.
+  static void run_descents(Descent* d, size_t n);
+
   // Frees every node; the list stays usable.
   void clear();
   // Bytes malloc'd for `node` (header, levels, member), for MEMORY USAGE.
@@ -202,6 +220,7 @@ class Skiplist {
   // Fills update and returns the node at 1-based rank `start` (nullptr if past the end).
   SkiplistNode* seek_rank(size_t start, Update& update) const;
   void release_all();
+  static void prefetch_forward(const SkiplistNode* x, int level);
 
   SkiplistNode* header_;
   SkiplistNode* tail_ = nullptr;

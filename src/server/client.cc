@@ -101,19 +101,19 @@ void Client::run_batch() {
       if (batch_hashes[i]) session.db->prefetch_entries(batch_hashes[i]);
     }
   }
-  // Member stage (commands/batch_prefetch.h): the members' buckets, then their entries, in the
-  // hashtable-encoded values of the keys just prefetched. Same budget as the keys; stage 1
-  // revisits exactly the members stage 0 hashed, so it meets the budget at the same point.
+  // Member stage (commands/batch_prefetch.h): the members' buckets, then their entries, then
+  // the skiplist descents of zset commands, in the values of the keys just prefetched. Same
+  // budget as the keys.
   if (member_cmds && keys > 0) {
-    for (int stage = 0; stage < 2; stage++) {
-      size_t left = static_cast<size_t>(opts.prefetch_batch_max_size) * 8;
+    MemberPrefetch members(*session.db, static_cast<size_t>(opts.prefetch_batch_max_size) * 8);
+    for (int stage = 0; stage < 3; stage++) {
       for (const BatchCmd& b : batch) {
         if (!b.spec || b.spec->member_first == 0) continue;
-        std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-        left -= prefetch_members(*session.db, *b.spec, args, &batch_hashes[b.first_arg], stage,
-                                 left);
+        members.command(*b.spec, std::span<const std::string_view>(&batch_args[b.first_arg], b.argc),
+                        &batch_hashes[b.first_arg], stage);
       }
     }
+    members.finish();
   }
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
   for (const BatchCmd& b : batch) {

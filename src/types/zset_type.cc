@@ -203,6 +203,24 @@ void ZsetType::prefetch_member(const Object& o, uint64_t member_hash, int stage)
   if (!is_lp(o)) big_of(o)->table.prefetch_step(member_hash, stage);
 }
 
+size_t ZsetType::start_descents(const Object& o, std::string_view member, uint64_t member_hash,
+                               bool current, const double* new_score, bool increment,
+                               Skiplist::Descent* out, size_t cap) {
+  if (is_lp(o)) return 0;
+  const ZsetBig* z = big_of(o);
+  const SkiplistNode* node = z->table.find(member, member_hash);
+  size_t n = 0;
+  if (node != nullptr && current && n < cap) {
+    out[n++] = z->sl.start_descent(node->score(), node->member());
+  }
+  if (new_score != nullptr && n < cap) {
+    double s = *new_score;
+    if (increment && node != nullptr) s += node->score();
+    if (!std::isnan(s)) out[n++] = z->sl.start_descent(s, member);
+  }
+  return n;
+}
+
 bool ZsetType::score(const Object& o, std::string_view member, double* out) {
   if (is_lp(o)) {
     LpView lp(o);

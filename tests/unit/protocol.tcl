@@ -281,6 +281,59 @@ test "Pipelined member commands on big sets, hashes and zsets" {
     r del bs bh bz
 }
 
+test "Pipelined ZADD, ZINCRBY, ZREM and ZRANK on a big zset" {
+    # The member stage walks the skiplist ahead for these (ZADD flags, bad scores, INCR, ties).
+    set cmds [list \
+        [list ZADD bz 5.5 m1] [list ZADD bz NX 1 m2] [list ZADD bz xx ch gt 2000 m3] \
+        [list ZADD bz Xx Ch Lt 2000 m3] [list ZADD bz INCR 10 m4] \
+        [list ZADD bz incr NX 1 brandnew] [list ZADD bz abc m5] [list ZADD bz nan m5] \
+        [list ZADD bz 1] [list ZADD bz xx] [list ZADD bz 1 a 2] \
+        [list ZADD bz 3 m6 4 m7 inf m8 -inf m9 1e3 m10] [list ZADD bz 500 tie_a 500 tie_z 500 m500] \
+        [list ZADD bz nx xx 1 m1] [list ZADD bz gt lt 1 m1] [list ZADD bz incr 1 m1 2 m2] \
+        [list ZINCRBY bz 2 m10] [list ZINCRBY bz abc m10] [list ZINCRBY bz 1.5 newmem] \
+        [list ZINCRBY bz 1] [list ZRANK bz m1] [list ZRANK bz m4] [list ZREVRANK bz m8] \
+        [list ZRANK bz tie_a] [list ZRANK bz tie_z] [list ZRANK bz m500] \
+        [list ZREM bz m9 m2 nonexist] [list ZSCORE bz m1] [list ZRANGE bz 0 3 WITHSCORES] \
+        [list ZRANGE bz -3 -1 WITHSCORES] [list ZCARD bz] [list ZADD bz 7 m1 7 m1] \
+        [list ZRANGEBYSCORE bz 6 8 WITHSCORES] [list SET s 1] [list ZADD s 1 a] \
+        [list ZINCRBY s 1 a] [list ZRANK s a] [list DEL bz] [list ZADD bz 1 x] \
+        [list ZINCRBY bz 2 x] [list ZRANK bz x] [list ZADD] [list ZADD bz]]
+    set buf {}
+    foreach c $cmds { append buf [::keel::client::encode_command $c] }
+    set replies {}
+    foreach budget {16 1 0} {
+        r config set prefetch-batch-max-size $budget
+        r del bz s
+        set zm {}
+        for {set i 0} {$i < 2000} {incr i} { lappend zm $i m$i }
+        r zadd bz {*}$zm
+        assert_equal skiplist [r object encoding bz]
+        set c [raw_client]
+        $c write $buf
+        set got {}
+        foreach _ $cmds { lappend got [catch {$c read} e] $e }
+        $c close
+        lappend replies $got
+    }
+    r config set prefetch-batch-max-size 16
+    # As redis-server 7.0 replies to the same batch.
+    set wt {WRONGTYPE Operation against a key holding the wrong kind of value}
+    set float {ERR value is not a valid float}
+    set zarity {ERR wrong number of arguments for 'zadd' command}
+    set want [list 0 0 0 0 0 1 0 0 0 14 0 1 1 $float 1 $float 1 $zarity 1 $zarity \
+        1 {ERR syntax error} 0 0 0 2 \
+        1 {ERR XX and NX options at the same time are not compatible} \
+        1 {ERR GT, LT, and/or NX options at the same time are not compatible} \
+        1 {ERR INCR option supports a single increment-element pair} 0 1002 1 $float 0 1.5 \
+        1 {ERR wrong number of arguments for 'zincrby' command} 0 8 0 13 0 0 0 500 0 501 \
+        0 499 0 2 0 5.5 0 {m0 0 brandnew 1 newmem 1.5 m6 3} 0 {m1999 1999 m3 2000 m8 inf} \
+        0 2002 0 0 0 {m1 7} 0 OK 1 $wt 1 $wt 1 $wt 0 1 0 1 0 3 0 0 1 $zarity 1 $zarity]
+    assert_equal $want [lindex $replies 0]
+    assert_equal $want [lindex $replies 1]
+    assert_equal $want [lindex $replies 2]
+    r del bz s
+}
+
 test "Pipelined commands with mixed inline and multibulk framing" {
     set c [raw_client]
     $c write "SET mix 1\r\n*2\r\n\$4\r\nINCR\r\n\$3\r\nmix\r\nINCR mix\r\nGET mix\r\n"

@@ -624,6 +624,44 @@ struct NodeTraits {
   static std::string_view key(const SkiplistNode* n) { return n->member(); }
 };
 
+// The batch prefetch's descents, run interleaved, each stop at the predecessor of their pair:
+// the node an insert of (score, member) would be linked after (the header for the front).
+TEST(SkiplistTest, DescentsStopAtThePredecessor) {
+  std::mt19937_64 rng(test_seed());
+  Skiplist sl;
+  Model model;
+  for (int i = 0; i < 3000; ++i) {
+    Entry e{random_score(rng), random_member(rng)};
+    if (model.insert(e).second) sl.insert(e.first, e.second);
+  }
+  std::vector<Entry> targets;
+  for (int i = 0; i < 60; ++i) targets.emplace_back(random_score(rng), random_member(rng));
+  targets.emplace_back(-kInf, ""s);  // before everything
+  targets.emplace_back(kInf, "\xff\xff\xff\xff\xff"s);  // after everything
+  std::vector<Skiplist::Descent> d;
+  for (const Entry& t : targets) d.push_back(sl.start_descent(t.first, t.second));
+  Skiplist::run_descents(d.data(), d.size());
+  for (const Skiplist::Descent& c : d) {
+    EXPECT_EQ(c.level, -1);
+    const auto next = model.lower_bound(Entry{c.score, std::string(c.member)});
+    const SkiplistNode* want = c.x->next();
+    if (next == model.end()) {
+      EXPECT_EQ(want, nullptr);
+    } else {
+      ASSERT_NE(want, nullptr);
+      EXPECT_EQ(Entry(want->score(), std::string(want->member())), *next);
+    }
+    if (c.x->next() != sl.first()) {
+      EXPECT_LT(Entry(c.x->score(), std::string(c.x->member())),
+                Entry(c.score, std::string(c.member)));
+    }
+  }
+  Skiplist empty;
+  Skiplist::Descent e = empty.start_descent(1, "a");
+  Skiplist::run_descents(&e, 1);
+  EXPECT_EQ(e.x->next(), nullptr);
+}
+
 TEST(SkiplistTest, NodesAsHashTableEntries) {
   const uint32_t seed = test_seed();
   std::mt19937_64 rng(seed);
