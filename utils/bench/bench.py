@@ -37,18 +37,18 @@ def cpu_ticks(pid):
 
 
 class Server:
-    def __init__(self, name, binary, pin, extra=()):
+    def __init__(self, name, binary, pin, extra=(), wrap=()):
         self.name, self.binary = name, binary
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-               "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"]
+        cmd = list(wrap) + [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                            "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"]
         cmd += list(extra)
         if pin is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(pin)] + cmd
         self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),
                                      stderr=subprocess.STDOUT)
-        for _ in range(200):
+        for _ in range(600):
             if self.cli("PING") == "PONG":
                 return
             time.sleep(0.05)
