@@ -39,6 +39,26 @@ size_t find_cr(const char* data, size_t from, size_t len) {
   return p ? static_cast<size_t>(static_cast<const char*>(p) - data) : SIZE_MAX;
 }
 
+// The length after '*' or '$' in its common form, 1-9 digits with no sign or leading zero and
+// a '\r' after them within the data: returns the offset of that '\r' and the value, scanning
+// once. Anything else returns SIZE_MAX and takes the general path (find_cr + parse_int64), which
+// also produces the errors.
+size_t scan_short_length(const char* data, size_t from, size_t len, int64_t* n) {
+  const size_t end = len < from + 10 ? len : from + 10;
+  if (from >= end || data[from] < '1' || data[from] > '9') return SIZE_MAX;
+  int64_t v = data[from] - '0';
+  for (size_t i = from + 1; i < end; i++) {
+    const char c = data[i];
+    if (c == '\r') {
+      *n = v;
+      return i;
+    }
+    if (c < '0' || c > '9') return SIZE_MAX;
+    v = v * 10 + (c - '0');
+  }
+  return SIZE_MAX;
+}
+
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -152,14 +172,18 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
         [[fallthrough]];
       }
       case State::kCount: {
-        size_t cr = find_cr(data, scan_, len);
-        if (cr == SIZE_MAX || cr + 1 >= len) {
-          if (len - scan_ > kMaxInline) return fail("Protocol error: too big mbulk count string");
-          return Result::kNeedMore;
-        }
         int64_t n = 0;
-        if (!parse_int64(std::string_view(data + scan_ + 1, cr - scan_ - 1), &n) || n > INT32_MAX) {
-          return fail("Protocol error: invalid multibulk length");
+        size_t cr = scan_short_length(data, scan_ + 1, len, &n);
+        if (cr == SIZE_MAX || cr + 1 >= len) {
+          cr = find_cr(data, scan_, len);
+          if (cr == SIZE_MAX || cr + 1 >= len) {
+            if (len - scan_ > kMaxInline) return fail("Protocol error: too big mbulk count string");
+            return Result::kNeedMore;
+          }
+          if (!parse_int64(std::string_view(data + scan_ + 1, cr - scan_ - 1), &n) ||
+              n > INT32_MAX) {
+            return fail("Protocol error: invalid multibulk length");
+          }
         }
         if (!authenticated && n > 10) return fail("Protocol error: unauthenticated multibulk length");
         if (n <= 0) {  // "*0" and "*-1" are empty requests: skip them.
@@ -174,21 +198,24 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
       }
       case State::kBulkLen: {
         if (scan_ >= len) return Result::kNeedMore;
-        size_t cr = find_cr(data, scan_, len);
-        if (cr == SIZE_MAX || cr + 1 >= len) {
-          if (len - scan_ > kMaxInline) return fail("Protocol error: too big bulk count string");
-          return Result::kNeedMore;
-        }
-        if (data[scan_] != '$') {
-          char msg[64];
-          snprintf(msg, sizeof(msg), "Protocol error: expected '$', got '%c'", data[scan_]);
-          return fail(msg);
-        }
         int64_t n = 0;
-        if (!parse_int64(std::string_view(data + scan_ + 1, cr - scan_ - 1), &n) || n < 0 ||
-            n > protocol_limits().proto_max_bulk_len) {
-          return fail("Protocol error: invalid bulk length");
+        size_t cr = data[scan_] == '$' ? scan_short_length(data, scan_ + 1, len, &n) : SIZE_MAX;
+        if (cr == SIZE_MAX || cr + 1 >= len) {
+          cr = find_cr(data, scan_, len);
+          if (cr == SIZE_MAX || cr + 1 >= len) {
+            if (len - scan_ > kMaxInline) return fail("Protocol error: too big bulk count string");
+            return Result::kNeedMore;
+          }
+          if (data[scan_] != '$') {
+            char msg[64];
+            snprintf(msg, sizeof(msg), "Protocol error: expected '$', got '%c'", data[scan_]);
+            return fail(msg);
+          }
+          if (!parse_int64(std::string_view(data + scan_ + 1, cr - scan_ - 1), &n) || n < 0) {
+            return fail("Protocol error: invalid bulk length");
+          }
         }
+        if (n > protocol_limits().proto_max_bulk_len) return fail("Protocol error: invalid bulk length");
         if (!authenticated && n > 16384) return fail("Protocol error: unauthenticated bulk length");
         bulk_len_ = n;
         scan_ = cr + 2;

@@ -115,6 +115,13 @@ foreach {name bytes err} {
     "bad bulk length" "*1\r\n\$abc\r\n" "ERR Protocol error: invalid bulk length"
     "negative bulk length" "*1\r\n\$-1\r\n" "ERR Protocol error: invalid bulk length"
     "bulk length over proto-max-bulk-len" "*1\r\n\$600000000\r\n" "ERR Protocol error: invalid bulk length"
+    "9-digit bulk length over proto-max-bulk-len" "*1\r\n\$999999999\r\n" "ERR Protocol error: invalid bulk length"
+    "multibulk length with a leading zero" "*01\r\n\$4\r\nPING\r\n" "ERR Protocol error: invalid multibulk length"
+    "bulk length with a leading zero" "*1\r\n\$04\r\nPING\r\n" "ERR Protocol error: invalid bulk length"
+    "bulk length with a plus sign" "*1\r\n\$+4\r\nPING\r\n" "ERR Protocol error: invalid bulk length"
+    "bulk length with a space" "*1\r\n\$ 4\r\nPING\r\n" "ERR Protocol error: invalid bulk length"
+    "bulk length followed by a letter" "*1\r\n\$4x\r\nPING\r\n" "ERR Protocol error: invalid bulk length"
+    "multibulk length followed by a letter" "*1x\r\n" "ERR Protocol error: invalid multibulk length"
 } {
     test "Protocol error: $name closes only that connection" {
         set c [raw_client]
