@@ -12,30 +12,58 @@
 namespace keel {
 namespace {
 
+// A name as the lookup sees it: lowercased, its first 16 bytes as two zero-padded words (every
+// command name but a few fits), the rest compared bytewise.
+struct FoldedName {
+  uint64_t w[2] = {0, 0};
+  char rest[48];  // bytes 16.. of the lowercased name
+  size_t len = 0;
+};
+
+// Lowercases the ASCII letters of 8 bytes at once: a byte gets 0x20 when it is in 'A'..'Z'
+// (bit 7 clear and both sums below carry into bit 7 exactly for 'A' <= b and b <= 'Z').
+inline uint64_t lower8(uint64_t x) {
+  constexpr uint64_t k01 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
+  const uint64_t low7 = x & ~k80;
+  const uint64_t ge_a = low7 + k01 * (0x80 - 'A');
+  const uint64_t gt_z = low7 + k01 * (0x80 - 'Z' - 1);
+  return x | ((ge_a & ~gt_z & ~x & k80) >> 2);
+}
+
+// False when too long to be a command name.
+bool fold(std::string_view name, FoldedName* f) {
+  const size_t n = name.size();
+  if (n > 16 + sizeof(f->rest)) return false;
+  f->len = n;
+  char head[16] = {};
+  std::memcpy(head, name.data(), n < 16 ? n : 16);
+  std::memcpy(f->w, head, 16);
+  f->w[0] = lower8(f->w[0]);
+  f->w[1] = lower8(f->w[1]);
+  for (size_t i = 16; i < n; i++) {
+    const char c = name[i];
+    f->rest[i - 16] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+  return true;
+}
+
+uint64_t hash_folded(const FoldedName& f) {
+  uint64_t h = (f.w[0] * 0x9E3779B97F4A7C15ull) ^ (f.w[1] * 0xC2B2AE3D27D4EB4Full) ^ f.len;
+  return h ^ (h >> 29);
+}
+
 struct Table {
   std::vector<CommandSpec*> commands;
-  std::vector<const CommandSpec*> slots;  // open addressing by name hash
+  struct Slot {
+    const CommandSpec* cmd = nullptr;
+    FoldedName name;
+  };
+  std::vector<Slot> slots;  // open addressing by hash_folded
   size_t mask = 0;
   std::vector<std::unique_ptr<CommandStats[]>> stats_blocks;
   std::vector<std::unique_ptr<std::string>> full_names;
 };
 Table g_table;
-
-uint64_t name_hash(std::string_view s) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over already-lowercased bytes
-  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return h;
-}
-
-// Lowercases name into buf (cap bytes); returns false when too long to be a command name.
-bool fold(std::string_view name, char* buf, size_t cap) {
-  if (name.size() > cap) return false;
-  for (size_t i = 0; i < name.size(); i++) {
-    char c = name[i];
-    buf[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
-  }
-  return true;
-}
 
 void add_stats(std::span<CommandSpec> rows, const CommandSpec* parent) {
   auto block = std::make_unique<CommandStats[]>(rows.size());
@@ -83,29 +111,35 @@ void init_command_table() {
   }
   size_t cap = 16;
   while (cap < g_table.commands.size() * 4) cap *= 2;
-  g_table.slots.assign(cap, nullptr);
+  g_table.slots.assign(cap, Table::Slot{});
   g_table.mask = cap - 1;
   for (CommandSpec* c : g_table.commands) {
-    size_t i = name_hash(c->name) & g_table.mask;
-    while (g_table.slots[i]) {
-      KEEL_ASSERT(strcmp(g_table.slots[i]->name, c->name) != 0);  // duplicate command row
+    FoldedName f{};  // zeroed: the slot keeps all of it
+    const bool fits = fold(c->name, &f);
+    KEEL_ASSERT(fits);
+    size_t i = hash_folded(f) & g_table.mask;
+    while (g_table.slots[i].cmd) {
+      KEEL_ASSERT(strcmp(g_table.slots[i].cmd->name, c->name) != 0);  // duplicate command row
       i = (i + 1) & g_table.mask;
     }
-    g_table.slots[i] = c;
+    g_table.slots[i] = {c, f};
   }
   init_member_positions();
 }
 
 const CommandSpec* lookup_command(std::string_view name) {
-  char buf[64];
-  if (!fold(name, buf, sizeof(buf))) return nullptr;
-  std::string_view folded(buf, name.size());
-  size_t i = name_hash(folded) & g_table.mask;
-  while (const CommandSpec* c = g_table.slots[i]) {
-    if (folded == c->name) return c;
+  FoldedName f;
+  if (!fold(name, &f)) return nullptr;
+  size_t i = hash_folded(f) & g_table.mask;
+  for (;;) {
+    const Table::Slot& s = g_table.slots[i];
+    if (s.cmd == nullptr) return nullptr;
+    if (s.name.w[0] == f.w[0] && s.name.w[1] == f.w[1] && s.name.len == f.len &&
+        (f.len <= 16 || std::memcmp(s.name.rest, f.rest, f.len - 16) == 0)) {
+      return s.cmd;
+    }
     i = (i + 1) & g_table.mask;
   }
-  return nullptr;
 }
 
 const CommandSpec* lookup_subcommand(const CommandSpec& parent, std::string_view name) {
