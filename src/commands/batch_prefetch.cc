@@ -66,13 +66,22 @@ void init_member_positions() {
 
 void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::string_view> args,
                              uint64_t* hashes, int stage) {
+  // The caller visits the same commands in the same order in every stage.
+  const size_t k = calls_[stage]++;
+  if (stage == 0 && k < kMaxCommands) values_[k] = nullptr;
   if (stage == 2 && spec.member_walk == kWalkNone) return;
   // Arity is checked later, at dispatch: a short command ("SADD" alone, last in the batch) has
   // no key slot here, and hashes[] must not be read past its own arguments.
   if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.first_key)) return;
-  const uint64_t key_hash = hashes[spec.first_key];
-  if (key_hash == 0) return;
-  const Object* o = db_.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
+  const Object* o;
+  if (stage > 0 && k < kMaxCommands) {
+    o = values_[k];
+  } else {
+    const uint64_t key_hash = hashes[spec.first_key];
+    if (key_hash == 0) return;
+    o = db_.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
+    if (k < kMaxCommands) values_[k] = o;
+  }
   if (o == nullptr) return;
   void (*prefetch)(const Object&, uint64_t, int);
   switch (o->type()) {

@@ -16,6 +16,7 @@
 namespace keel {
 
 class Db;
+class Object;
 
 // Sets CommandSpec::member_first/last/step/walk for the commands listed in batch_prefetch.cc.
 // Called once by init_command_table().
@@ -47,9 +48,14 @@ class MemberPrefetch {
 
  private:
   static constexpr size_t kMaxDescents = 64;
+  static constexpr size_t kMaxCommands = 128;
   const Db& db_;
   size_t budget_;
-  size_t used_[3] = {0, 0, 0};  // members handled per stage
+  size_t used_[3] = {0, 0, 0};   // members handled per stage
+  size_t calls_[3] = {0, 0, 0};  // command() calls per stage: the index into values_
+  // The value stage 0 found for each command (nullptr: none), so that stages 1 and 2 do not
+  // look the key up again. Commands past kMaxCommands peek again.
+  const Object* values_[kMaxCommands];
   size_t n_descents_ = 0;
   Skiplist::Descent descents_[kMaxDescents];
 };
