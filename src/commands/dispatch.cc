@@ -33,15 +33,9 @@ void reply_unknown_command(ReplyWriter& w, std::span<const std::string_view> arg
 }
 }  // namespace
 
-CommandOptions& command_options() {
-  static CommandOptions opts;
-  return opts;
-}
+constinit CommandOptions g_command_options;
 
-DispatchStats& dispatch_stats() {
-  static DispatchStats stats;
-  return stats;
-}
+constinit DispatchStats g_dispatch_stats;
 
 BusyState& busy_state() {
   static BusyState state;

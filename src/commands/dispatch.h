@@ -20,12 +20,15 @@ struct CommandOptions {
   int databases = 16;
   bool keysizes_hist_assert = false;  // DEBUG KEYSIZES-HIST-ASSERT: recount after each command
 };
-CommandOptions& command_options();
+// Globals, not function-local statics: read on every command, with no guard check.
+extern constinit CommandOptions g_command_options;
+inline CommandOptions& command_options() { return g_command_options; }
 
 struct DispatchStats {
   uint64_t total_commands_processed = 0;
 };
-DispatchStats& dispatch_stats();
+extern constinit DispatchStats g_dispatch_stats;
+inline DispatchStats& dispatch_stats() { return g_dispatch_stats; }
 
 // The row that would run args (the subcommand row for containers), or nullptr when unknown.
 const CommandSpec* resolve_command(std::span<const std::string_view> args);

@@ -9,10 +9,7 @@
 
 namespace keel {
 
-ProtocolLimits& protocol_limits() {
-  static ProtocolLimits limits;
-  return limits;
-}
+constinit ProtocolLimits g_protocol_limits;
 
 RequestParser::Result RequestParser::fail(std::string_view msg) {
   error_.assign(msg);

@@ -16,7 +16,9 @@ struct ProtocolLimits {
   int64_t proto_max_bulk_len = 512ll * 1024 * 1024;
   size_t client_query_buffer_limit = 1024ull * 1024 * 1024;
 };
-ProtocolLimits& protocol_limits();
+// A global, not a function-local static: read on every bulk length, with no guard check.
+extern constinit ProtocolLimits g_protocol_limits;
+inline ProtocolLimits& protocol_limits() { return g_protocol_limits; }
 
 struct ArgSpan {
   size_t off;
