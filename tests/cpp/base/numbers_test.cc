@@ -10,9 +10,11 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "base/util_random.h"
 
@@ -250,6 +252,33 @@ TEST(NumbersTest, ParseDoubleTable) {
       EXPECT_EQ(v, 42) << c.in;
     }
   }
+}
+
+// The integer fast path gives what strtod gives, sign of zero included, at every length it
+// takes (up to 15 digits) and just past it.
+TEST(NumbersTest, ParseDoubleIntegersMatchStrtod) {
+  std::vector<std::string> inputs = {"0", "-0", "00", "-00", "7", "-7", "007", "-007",
+                                     "999999999999999", "-999999999999999", "1000000000000000",
+                                     "9007199254740993", "-9007199254740993", "123456789012345678"};
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 2000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    std::string d = std::to_string(x % 10000000000000000ull).substr(0, 1 + x % 17);
+    inputs.push_back(d);
+    inputs.push_back("-" + d);
+  }
+  for (const std::string& in : inputs) {
+    double v = 42;
+    ASSERT_TRUE(parse_double(in, &v)) << in;
+    const double want = std::strtod(in.c_str(), nullptr);
+    EXPECT_EQ(v, want) << in;
+    EXPECT_EQ(std::signbit(v), std::signbit(want)) << in;
+  }
+  double v = 42;
+  EXPECT_FALSE(parse_double("-", &v));
+  EXPECT_FALSE(parse_double("--1", &v));
+  EXPECT_FALSE(parse_double("1-", &v));
+  EXPECT_EQ(v, 42);
 }
 
 TEST(NumbersTest, ParseDoubleLongInputs) {
