@@ -314,6 +314,14 @@ bool Skiplist::erase(double score, std::string_view member) {
 }
 
 void Skiplist::erase(SkiplistNode* node) {
+  if (node == header_->levels()[0].forward) {
+    // The first node (ZPOPMIN): the header precedes it at every level, no descent needed.
+    Update update;
+    for (int i = 0; i < level_; ++i) update[i] = header_;
+    unlink(node, update);
+    free_node(node);
+    return;
+  }
   // The member view points into `node`, which stays allocated until unlink is done.
   const bool erased = erase(node->score(), node->member());
   KEEL_ASSERT(erased);

@@ -185,10 +185,19 @@ TEST(SkiplistTest, RandomOpsAgainstModel) {
         ASSERT_FALSE(sl.erase(random_score(rng), m));
         ASSERT_EQ(sl.rank(random_score(rng), m), 0u);
       }
-    } else if (r < 3) {
+    } else if (r < 2) {
       ASSERT_TRUE(sl.erase(it->second, m));
       model.erase({it->second, m});
       score_of.erase(it);
+    } else if (r < 3) {
+      // By node: the first one (ZPOPMIN's path, no descent), the last, or this member's.
+      SkiplistNode* n = (rng() % 3 == 0)   ? sl.first()
+                        : (rng() % 2 == 0) ? sl.last()
+                                           : sl.node_by_rank(sl.rank(it->second, m));
+      const Entry e{n->score(), std::string(n->member())};
+      sl.erase(n);
+      model.erase(e);
+      score_of.erase(e.second);
     } else if (r < 8) {
       // Small moves (often in place) and big ones.
       const double s =
