@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #ifndef KEEL_NO_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -73,6 +74,15 @@ size_t usable_size_of_new(void* block, size_t request) {
   (void)request;
   return malloc_usable_size(block);
 #endif
+}
+
+void* resize_block(void* block, size_t old_size, size_t new_size) {
+#ifndef KEEL_NO_JEMALLOC
+  if (block != nullptr && nallocx(old_size, 0) == nallocx(new_size, 0)) return block;
+#else
+  (void)old_size;
+#endif
+  return std::realloc(block, new_size);
 }
 
 }  // namespace keel

@@ -14,5 +14,10 @@ const char* allocator_name();
 // Usable size of `block`, which was just returned by malloc(request). With jemalloc this is the
 // size class of `request` (arithmetic, no lookup of the block); otherwise malloc_usable_size.
 size_t usable_size_of_new(void* block, size_t request);
+// realloc(block, new_size) for a block last (re)allocated at old_size bytes, skipping the call
+// when jemalloc would keep the block where it is anyway (both sizes in the same size class): a
+// listpack that grows or shrinks by a few bytes per push or pop then costs no allocator call.
+// Sanitizer builds always realloc, so ASan checks accesses against the exact size.
+void* resize_block(void* block, size_t old_size, size_t new_size);
 
 }  // namespace keel

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/assert.h"
+#include "base/memory.h"
 
 namespace keel {
 namespace {
@@ -192,6 +193,13 @@ size_t encode_str_header(size_t len, uint8_t* out) {
 
 uint8_t* checked_realloc(uint8_t* p, size_t n) {
   auto* q = static_cast<uint8_t*>(std::realloc(p, n));
+  KEEL_ASSERT(q != nullptr);
+  return q;
+}
+
+// The blob from `old` to `n` bytes (see resize_block: no allocator call within a size class).
+uint8_t* checked_resize(uint8_t* p, size_t old, size_t n) {
+  auto* q = static_cast<uint8_t*>(resize_block(p, old, n));
   KEEL_ASSERT(q != nullptr);
   return q;
 }
@@ -440,7 +448,7 @@ LpPos Listpack::insert_encoded(uint32_t offset, const Encoded& e) {
   const size_t old = bytes();
   const size_t add = e.total();
   KEEL_ASSERT(old + add <= UINT32_MAX);
-  lp_ = checked_realloc(lp_, old + add);
+  lp_ = checked_resize(lp_, old, old + add);
   std::memmove(lp_ + offset + add, lp_ + offset, old - offset);
   e.write(lp_ + offset);
   set_bytes(old + add);
@@ -483,7 +491,7 @@ void Listpack::append_all(std::span<const std::string_view> vs) {
     add += e.total();
   }
   KEEL_ASSERT(old + add <= UINT32_MAX);
-  lp_ = checked_realloc(lp_, old + add);
+  lp_ = checked_resize(lp_, old, old + add);
   size_t off = old - 1;
   for (std::string_view v : vs) {
     e.set(v);
@@ -502,7 +510,7 @@ void Listpack::append_listpack(const Listpack& o) {
   if (add == 0) return;
   KEEL_ASSERT(old + add <= UINT32_MAX);
   // Entries carry only their own length, so they are valid at any offset.
-  lp_ = checked_realloc(lp_, old + add);
+  lp_ = checked_resize(lp_, old, old + add);
   std::memcpy(lp_ + old - 1, o.lp_ + kLpHeaderSize, add);
   lp_[old + add - 1] = kLpEof;
   set_bytes(old + add);
@@ -542,11 +550,11 @@ void Listpack::replace_encoded(LpPos pos, const Encoded& e) {
   const size_t now = old - old_len + new_len;
   KEEL_ASSERT(now <= UINT32_MAX);
   if (new_len > old_len) {
-    lp_ = checked_realloc(lp_, now);
+    lp_ = checked_resize(lp_, old, now);
     std::memmove(lp_ + pos + new_len, lp_ + pos + old_len, tail);
   } else if (new_len < old_len) {
     std::memmove(lp_ + pos + new_len, lp_ + pos + old_len, tail);
-    lp_ = checked_realloc(lp_, now);
+    lp_ = checked_resize(lp_, old, now);
   }
   e.write(lp_ + pos);
   set_bytes(now);
@@ -567,7 +575,7 @@ void Listpack::replace_int(LpPos pos, int64_t v) {
 void Listpack::erase_bytes(uint32_t offset, size_t len, size_t entries) {
   const size_t old = bytes();
   std::memmove(lp_ + offset, lp_ + offset + len, old - offset - len);
-  lp_ = checked_realloc(lp_, old - len);
+  lp_ = checked_resize(lp_, old, old - len);
   set_bytes(old - len);
   add_count(-static_cast<long>(entries));
 }
