@@ -110,8 +110,8 @@ def run_workload(srv, wl, client_pin):
 
 
 def throughput_workloads(quick):
-    n = 200000 if quick else 2000000
-    n1 = 100000 if quick else 400000
+    n = 100000 if quick else 2000000
+    n1 = 30000 if quick else 400000
     P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
     v64 = "x" * 64
     wl = []
@@ -250,8 +250,8 @@ def main():
         if "prefetch" in groups:
             # Batch key prefetch on (the default, 16) vs off: miss-heavy GETs on a large keyspace,
             # then plain pipelined GET (hits) and SET (overwrites) on 1M keys.
-            keys = 500000 if a.quick else 5000000
-            n = 500000 if a.quick else 5000000
+            keys = 300000 if a.quick else 5000000
+            n = 300000 if a.quick else 5000000
             for s in (keel, ref):
                 s.cli("FLUSHALL")
                 s.cli("DEBUG", "POPULATE", keys, "key", 100)
@@ -260,11 +260,12 @@ def main():
                              "GET", "miss:__rand_int__"]}
             compare_setting(keel, ref, "prefetch-batch-max-size", [16, 0], [miss], a.rounds,
                             pin[1], rows)
-            n = 500000 if a.quick else 2000000
+            n = 200000 if a.quick else 2000000
             P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
-            for s in (keel, ref):  # key:000000xxxxxx, about 95% of the 1M names
+            fill = "500000" if a.quick else "3000000"
+            for s in (keel, ref):  # key:000000xxxxxx, about 95% of the 1M names (quick: 39%)
                 s.cli("FLUSHALL")
-                bench(s, ["-c", "50", "-P", "16", "-r", "1000000", "-n", "3000000", "-t", "set"],
+                bench(s, ["-c", "50", "-P", "16", "-r", "1000000", "-n", fill, "-t", "set"],
                       pin[1])
             plain = [{"name": f"{t.upper()} -P16 (1M keys)", "flush": False, "n": n,
                       "args": P + ["-t", t]} for t in ("get", "set")]
@@ -280,7 +281,7 @@ def main():
             # The sets issue's seed regression workload: SREM of 8 members (present only on the
             # first call) and an empty-after-first ZREMRANGEBYLEX, 50 deep, on prefilled data.
             cmds = seed_commands(1000 if a.quick else 10000)
-            n = 200000 if a.quick else 1000000
+            n = 100000 if a.quick else 1000000
             P = ["-c", "50", "-P", "50", "-n", str(n)]
             wls = [{"name": "seed SREM test_set -P50", "flush": False, "n": n, "args": P + [
                         "SREM", "test_set", "value_set:159", "value_set:1", "value_set:91",
@@ -299,7 +300,7 @@ def main():
             # reader pinned to the client core, see subscriber.py; it checks it received bytes).
             # The pubsub output limit is lifted on both servers so the subscriber stays connected.
             # Off and on alternate inside every round, so drift hits both modes alike.
-            n = 300000 if a.quick else 1000000
+            n = 100000 if a.quick else 1000000
             v64 = "x" * 64
             P = ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n)]
             cases = [("SET", P + ["SET", "bench:set:__rand_int__", v64], None),
