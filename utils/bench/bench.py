@@ -118,10 +118,12 @@ def throughput_workloads(quick):
     for t in ["ping_mbulk", "set", "get", "incr", "lpush", "sadd", "hset", "zadd", "mset"]:
         wl.append({"name": f"{t.upper()} -P16", "args": P + ["-t", t], "n": n})
     # Pops and ranges measure on a structure the same tool filled first (not timed).
-    wl.append({"name": "RPOP -P16", "prep": P + ["-t", "lpush"], "args": P + ["-t", "rpop"], "n": n})
-    wl.append({"name": "SPOP -P16", "prep": P + ["-t", "sadd"], "args": P + ["-t", "spop"], "n": n})
+    wl.append({"name": "RPOP -P16", "prep": P + ["-t", "lpush"], "args": P + ["-t", "rpop"], "n": n,
+               "prep_scales": True})
+    wl.append({"name": "SPOP -P16", "prep": P + ["-t", "sadd"], "args": P + ["-t", "spop"], "n": n,
+               "prep_scales": True})
     wl.append({"name": "ZPOPMIN -P16", "prep": P + ["-t", "zadd"], "args": P + ["-t", "zpopmin"],
-               "n": n})
+               "n": n, "prep_scales": True})
     nl = n // 10
     wl.append({"name": "LRANGE_100 -P16", "prep": P + ["-t", "lpush"],
                "args": ["-c", "50", "-P", "16", "-n", str(nl), "-t", "lrange_100"], "n": nl})
@@ -154,15 +156,42 @@ def measure(servers, wl, rounds, client_pin):
     return med
 
 
-def side_by_side(keel, ref, wl, rounds, client_pin, rows):
-    """One workload on both servers, interleaved: prints and records the medians and ratios."""
+def with_requests(args, n):
+    """args with the value after "-n" replaced by n."""
+    args = list(args)
+    args[args.index("-n") + 1] = str(n)
+    return args
+
+
+def fit_duration(servers, wl, client_pin, seconds):
+    """A copy of wl whose measured run lasts about `seconds` on the slower server (the issue
+    asks 5-10 s per run; a fixed request count gives a fast server sub-second runs): a pilot of
+    a tenth of the requests on each server measures the rates. A prep that the run consumes
+    (pops: "prep_scales") grows with it; other preps only fill a keyspace and stay as they are."""
+    pilot_n = max(10000, wl["n"] // 10)
+    pilot = dict(wl, n=pilot_n, args=with_requests(wl["args"], pilot_n))
+    if wl.get("prep_scales"):
+        pilot["prep"] = with_requests(wl["prep"], pilot_n)
+    rate = min(run_workload(s, pilot, client_pin)[0] for s in servers)
+    n = max(10000, int(rate * seconds))
+    out = dict(wl, n=n, args=with_requests(wl["args"], n))
+    if wl.get("prep_scales"):
+        out["prep"] = with_requests(wl["prep"], n)
+    return out
+
+
+def side_by_side(keel, ref, wl, rounds, client_pin, rows, seconds=0):
+    """One workload on both servers, interleaved: prints and records the medians and ratios.
+    With seconds > 0 the request count is first fitted to that run length (fit_duration)."""
+    if seconds > 0:
+        wl = fit_duration([keel, ref], wl, client_pin, seconds)
     m = measure([keel, ref], wl, rounds, client_pin)
     k, r = m["keel"], m["reference"]
     row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
-           k[3] / r[3] if r[3] else float("nan"), k[4], r[4]]
+           k[3] / r[3] if r[3] else float("nan"), k[4], r[4], wl["n"]]
     rows.append(row)
     print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
-          "cpu/op %.3f/%.3f us x%.2f | server busy %.0f%%/%.0f%%" % tuple(row), flush=True)
+          "cpu/op %.3f/%.3f us x%.2f | server busy %.0f%%/%.0f%% | n %d" % tuple(row), flush=True)
 
 
 def load_pipe(srv, count, make):
@@ -235,9 +264,13 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory")
+    ap.add_argument("--seconds", type=float, default=6,
+                    help="throughput and seed runs: requests fitted to this many seconds on the "
+                         "slower server (0: the fixed counts; --quick uses the fixed counts)")
     a = ap.parse_args()
     pin = (0, 1) if (os.cpu_count() or 1) >= 2 else (None, None)
     groups = a.groups.split(",")
+    seconds = 0 if a.quick else a.seconds
     rows = []
     keel = Server("keel", a.keel, pin[0])
     ref = Server("reference", a.reference, pin[0])
@@ -246,7 +279,7 @@ def main():
             for wl in throughput_workloads(a.quick):
                 if a.only and not re.search(a.only, wl["name"], re.I):
                     continue
-                side_by_side(keel, ref, wl, a.rounds, pin[1], rows)
+                side_by_side(keel, ref, wl, a.rounds, pin[1], rows, seconds)
         if "prefetch" in groups:
             # Batch key prefetch on (the default, 16) vs off: miss-heavy GETs on a large keyspace,
             # then plain pipelined GET (hits) and SET (overwrites) on 1M keys.
@@ -293,7 +326,7 @@ def main():
                 s.cli("FLUSHALL")
                 load_pipe(s, len(cmds), lambda i: cmds[i])
             for wl in wls:
-                side_by_side(keel, ref, wl, a.rounds, pin[1], rows)
+                side_by_side(keel, ref, wl, a.rounds, pin[1], rows, seconds)
         if "notify" in groups:
             # Keyspace notification overhead (issue 5): SET and DEL with notifications off, then
             # with KE$g and one PSUBSCRIBE __key*__:* subscriber reading everything (a raw socket
@@ -399,7 +432,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["workload", "keel", "ref", "ratio", "keel_p50_ms", "ref_p50_ms",
                     "keel_p99_ms", "ref_p99_ms", "keel_cpu_us_per_op", "ref_cpu_us_per_op",
-                    "cpu_ratio", "keel_server_busy_pct", "ref_server_busy_pct"])
+                    "cpu_ratio", "keel_server_busy_pct", "ref_server_busy_pct", "requests"])
         w.writerows(rows)
     print(f"csv: {path}")
 
