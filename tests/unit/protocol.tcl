@@ -7,6 +7,19 @@ proc raw_client {} {
     return [redis_client]
 }
 
+# Sends every command of cmds in one write on a new connection and returns, per command, the
+# pair {caught reply}: caught is 1 for an error reply (then reply is its text).
+proc pipelined_replies {cmds} {
+    set buf {}
+    foreach cmd $cmds { append buf [::keel::client::encode_command $cmd] }
+    set c [raw_client]
+    $c write $buf
+    set got {}
+    foreach _ $cmds { lappend got [catch {$c read} e] $e }
+    $c close
+    return $got
+}
+
 # Reads until the server closes the connection; returns 1 when it did.
 proc closed_by_server {c} {
     set closed [expr {[catch {$c read} err] && [string match *closed* $err]}]
@@ -262,14 +275,7 @@ test "Pipelined member commands on big sets, hashes and zsets" {
             [list ZMSCORE bz m7 m8 none] [list ZREM bz m7 m8] [list ZSCORE bz m7] \
             [list SISMEMBER bz m9] [list HGET missing f] [list SADD bs [string repeat y 100]] \
             [list HGET bh] [list SISMEMBER] [list SADD]]
-        set buf {}
-        foreach c $cmds { append buf [::keel::client::encode_command $c] }
-        set c [raw_client]
-        $c write $buf
-        set got {}
-        foreach _ $cmds { lappend got [catch {$c read} e] $e }
-        $c close
-        lappend replies $got
+        lappend replies [pipelined_replies $cmds]
     }
     r config set prefetch-batch-max-size 16
     # As redis-server 7.0 replies to the same batch.
@@ -305,8 +311,6 @@ test "Pipelined ZADD, ZINCRBY, ZREM and ZRANK on a big zset" {
         [list ZRANGEBYSCORE bz 6 8 WITHSCORES] [list SET s 1] [list ZADD s 1 a] \
         [list ZINCRBY s 1 a] [list ZRANK s a] [list DEL bz] [list ZADD bz 1 x] \
         [list ZINCRBY bz 2 x] [list ZRANK bz x] [list ZADD] [list ZADD bz]]
-    set buf {}
-    foreach c $cmds { append buf [::keel::client::encode_command $c] }
     set replies {}
     foreach budget {16 1 0} {
         r config set prefetch-batch-max-size $budget
@@ -315,12 +319,7 @@ test "Pipelined ZADD, ZINCRBY, ZREM and ZRANK on a big zset" {
         for {set i 0} {$i < 2000} {incr i} { lappend zm $i m$i }
         r zadd bz {*}$zm
         assert_equal skiplist [r object encoding bz]
-        set c [raw_client]
-        $c write $buf
-        set got {}
-        foreach _ $cmds { lappend got [catch {$c read} e] $e }
-        $c close
-        lappend replies $got
+        lappend replies [pipelined_replies $cmds]
     }
     r config set prefetch-batch-max-size 16
     # As redis-server 7.0 replies to the same batch.
