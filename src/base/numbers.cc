@@ -174,8 +174,8 @@ bool parse_double(std::string_view s, double* out) {
   const size_t n = s.size();
   if (n == 0 || is_c_space(s[0])) return false;
   // Fast path (scores and increments are mostly integers; strtod costs ~300 instructions): an
-  // optional '-' and 1-15 digits is an integer below 2^53, which strtod converts exactly. "-0"
-  // keeps its sign, as strtod's -0.0.
+  // optional '-' and digits, 16 bytes at most, is exact in a uint64, and its conversion to
+  // double rounds to nearest as strtod does (exact below 2^53). "-0" keeps its sign (-0.0).
   if (n <= 16) {
     const bool neg = s[0] == '-';
     size_t i = neg ? 1 : 0;

@@ -5,6 +5,7 @@
 
 #include "base/numbers.h"
 #include "commands/command_table.h"
+#include "commands/zset_args.h"
 #include "keyspace/db.h"
 #include "types/hash_type.h"
 #include "types/set_type.h"
@@ -34,21 +35,6 @@ constexpr MemberArgs kMemberArgs[] = {
     {"zrevrank", 2, 2, 1, kWalkCurrent},  {"zincrby", 3, 3, 1, kWalkIncrement},
     {"zadd", 3, -1, 2, kWalkZadd},
 };
-
-// ZADD's flags before the first score (any case); sets *incr for INCR. Returns how many.
-int zadd_flag_count(std::span<const std::string_view> args, bool* incr) {
-  int n = 0;
-  for (size_t i = 2; i < args.size(); i++, n++) {
-    const std::string_view a = args[i];
-    if (equals_nocase(a, "incr")) {
-      *incr = true;
-    } else if (!equals_nocase(a, "nx") && !equals_nocase(a, "xx") && !equals_nocase(a, "gt") &&
-               !equals_nocase(a, "lt") && !equals_nocase(a, "ch")) {
-      break;
-    }
-  }
-  return n;
-}
 
 }  // namespace
 
@@ -90,10 +76,16 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
     case Type::kZset: prefetch = ZsetType::prefetch_member; break;
     default: return;
   }
+  if (stage == 2 && o->type() != Type::kZset) return;
   const int argc = static_cast<int>(args.size());
   int first = spec.member_first;
   bool increment = spec.member_walk == kWalkIncrement;
-  if (spec.member_walk == kWalkZadd) first += zadd_flag_count(args, &increment);
+  if (spec.member_walk == kWalkZadd) {  // member_first is for ZADD without flags
+    int flags = 0;
+    bool ch = false;
+    first += static_cast<int>(parse_zadd_flags(args, &flags, &ch)) - 2;
+    increment = flags & ZsetType::kIncr;
+  }
   const int last = spec.member_last < 0 ? argc + spec.member_last : spec.member_last;
   for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.member_step) {
     if (stage == 0) hashes[i] = hash_key(args[size_t(i)]);
@@ -103,12 +95,11 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
       prefetch(*o, hashes[i], stage);
       continue;
     }
-    if (o->type() != Type::kZset) return;
     // ZADD and ZINCRBY: the argument before the member is its score or increment. One that
     // does not parse is the command's error later; here it only means no new-position descent.
     double score = 0;
     const bool scored = spec.member_walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
-    n_descents_ += ZsetType::start_descents(*o, args[size_t(i)], hashes[i], true,
+    n_descents_ += ZsetType::start_descents(*o, args[size_t(i)], hashes[i],
                                             scored ? &score : nullptr, increment,
                                             descents_ + n_descents_, kMaxDescents - n_descents_);
     if (n_descents_ == kMaxDescents) return;

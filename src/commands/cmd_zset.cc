@@ -16,6 +16,7 @@
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/zset_args.h"
 #include "types/set_type.h"
 #include "types/zset_type.h"
 
@@ -152,28 +153,38 @@ void zadd_generic(CommandContext& cx, size_t first, int flags, bool ch) {
   cx.reply().integer(static_cast<int64_t>(ch ? added + updated : added));
 }
 
-// ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
-void cmd_zadd(CommandContext& cx) {
-  int flags = 0;
-  bool ch = false;
+}  // namespace
+
+size_t parse_zadd_flags(std::span<const std::string_view> args, int* flags, bool* ch) {
   size_t i = 2;
-  for (; i < cx.argc(); ++i) {
-    if (cx.is_arg(i, "nx")) {
-      flags |= ZsetType::kNx;
-    } else if (cx.is_arg(i, "xx")) {
-      flags |= ZsetType::kXx;
-    } else if (cx.is_arg(i, "gt")) {
-      flags |= ZsetType::kGt;
-    } else if (cx.is_arg(i, "lt")) {
-      flags |= ZsetType::kLt;
-    } else if (cx.is_arg(i, "ch")) {
-      ch = true;
-    } else if (cx.is_arg(i, "incr")) {
-      flags |= ZsetType::kIncr;
+  for (; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    if (equals_nocase(a, "nx")) {
+      *flags |= ZsetType::kNx;
+    } else if (equals_nocase(a, "xx")) {
+      *flags |= ZsetType::kXx;
+    } else if (equals_nocase(a, "gt")) {
+      *flags |= ZsetType::kGt;
+    } else if (equals_nocase(a, "lt")) {
+      *flags |= ZsetType::kLt;
+    } else if (equals_nocase(a, "ch")) {
+      *ch = true;
+    } else if (equals_nocase(a, "incr")) {
+      *flags |= ZsetType::kIncr;
     } else {
       break;
     }
   }
+  return i;
+}
+
+namespace {
+
+// ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
+void cmd_zadd(CommandContext& cx) {
+  int flags = 0;
+  bool ch = false;
+  const size_t i = parse_zadd_flags(cx.args(), &flags, &ch);
   const size_t elements = cx.argc() - i;
   if (elements == 0 || elements % 2 != 0) return cx.reply().error(kErrSyntax);
   const bool nx = flags & ZsetType::kNx, xx = flags & ZsetType::kXx, gt = flags & ZsetType::kGt,

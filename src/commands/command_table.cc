@@ -35,9 +35,7 @@ bool fold(std::string_view name, FoldedName* f) {
   const size_t n = name.size();
   if (n > 16 + sizeof(f->rest)) return false;
   f->len = n;
-  char head[16] = {};
-  std::memcpy(head, name.data(), n < 16 ? n : 16);
-  std::memcpy(f->w, head, 16);
+  std::memcpy(f->w, name.data(), n < 16 ? n : 16);  // w starts zeroed
   f->w[0] = lower8(f->w[0]);
   f->w[1] = lower8(f->w[1]);
   for (size_t i = 16; i < n; i++) {

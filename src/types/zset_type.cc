@@ -204,13 +204,13 @@ void ZsetType::prefetch_member(const Object& o, uint64_t member_hash, int stage)
 }
 
 size_t ZsetType::start_descents(const Object& o, std::string_view member, uint64_t member_hash,
-                               bool current, const double* new_score, bool increment,
+                               const double* new_score, bool increment,
                                Skiplist::Descent* out, size_t cap) {
   if (is_lp(o)) return 0;
   const ZsetBig* z = big_of(o);
   const SkiplistNode* node = z->table.find(member, member_hash);
   size_t n = 0;
-  if (node != nullptr && current && n < cap) {
+  if (node != nullptr && n < cap) {
     out[n++] = z->sl.start_descent(node->score(), node->member());
   }
   if (new_score != nullptr && n < cap) {

@@ -49,12 +49,12 @@ class ZsetType {
   static void prefetch_member(const Object& o, uint64_t member_hash, int stage);
   // Batch prefetch, stage 2 (after stage 1 brought the member's entry in): starts in out[] the
   // skiplist descents an operation on `member` will make, for Skiplist::run_descents: to its
-  // current position when it is in the zset and `current` is set (ZREM, ZRANK, a score update),
-  // and to its position at the new score when `new_score` is given (ZADD); with `increment`,
-  // *new_score is added to the current score (ZINCRBY, ZADD INCR). Returns how many it started
-  // (at most 2 and at most cap); none for a listpack.
+  // current position when it is in the zset (ZREM, ZRANK, a score update), and to its position
+  // at the new score when `new_score` is given (ZADD); with `increment`, *new_score is added to
+  // the current score (ZINCRBY, ZADD INCR). Returns how many it started (at most 2 and at most
+  // cap); none for a listpack.
   static size_t start_descents(const Object& o, std::string_view member, uint64_t member_hash,
-                               bool current, const double* new_score, bool increment,
+                               const double* new_score, bool increment,
                                Skiplist::Descent* out, size_t cap);
   // 0-based rank of `member` (from the highest when rev); false when absent.
   static bool rank(const Object& o, std::string_view member, bool rev, size_t* rank,
