@@ -120,7 +120,7 @@ void set_generic(CommandContext& cx, int flags, size_t value_idx, size_t expire_
     return;
   }
   const bool has_expire = flags & kAnyExpire;
-  cx.db().set_string(slot, cx.arg(value_idx), (flags & kKeepTtl) || has_expire);
+  cx.db().set_string(slot, cx.arg(value_idx), (flags & kKeepTtl) || has_expire, has_expire);
   cx.notify(kNotifyString, "set", cx.arg(1));
   if (has_expire) {
     cx.db().set_expire(slot, when);

@@ -102,6 +102,8 @@ inline uint64_t splitmix(uint64_t& state) {
 // Traits: struct T { using Entry = X*; static std::string_view key(const X* e); };
 // Optional: static uint64_t hash(std::string_view key); defaults to hash_key(). Callers must pass
 // that same hash to every method taking `hash`.
+// Optional: static void prefetch(const X* e), prefetching what a key comparison reads of an
+// entry; defaults to the entry's first cache line.
 // Entries are non-null pointers owned by the caller; the table never frees them.
 // Not thread-safe. Every pointer into the table (Position) dies at the next mutation.
 template <class Traits>
@@ -470,9 +472,17 @@ class HashTable {
     return false;
   }
 
+  [[gnu::always_inline]] static void prefetch_entry(const void* e) {
+    if constexpr (requires { Traits::prefetch(static_cast<Entry>(const_cast<void*>(e))); }) {
+      Traits::prefetch(static_cast<Entry>(const_cast<void*>(e)));
+    } else {
+      __builtin_prefetch(e);
+    }
+  }
+
   [[gnu::always_inline]] static void prefetch_matches(const Bucket& b, uint8_t tag) {
     for (unsigned m = ht_detail::match_tags(b, tag); m != 0; m &= m - 1) {
-      __builtin_prefetch(b.slots[std::countr_zero(m)]);
+      prefetch_entry(b.slots[std::countr_zero(m)]);
     }
   }
 
@@ -649,7 +659,7 @@ class HashTable {
   void move_chain(Bucket* head) {
     for (Bucket* b = head; b != nullptr; b = b->child()) {
       for (unsigned m = b->used(); m != 0; m &= m - 1) {
-        __builtin_prefetch(b->slots[std::countr_zero(m)]);
+        prefetch_entry(b->slots[std::countr_zero(m)]);
       }
     }
     Bucket* b = head;

@@ -86,7 +86,7 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   obj->set_lru(g_clock.lru_clock);
   if (keep_ttl) {
     if (old->has_expire()) {
-      obj->set_expire_field(old->expire_ms());
+      obj = Object::with_expire(obj, old->expire_ms());  // may move obj (not in a table yet)
     } else {
       obj->clear_expire_field();
     }
@@ -101,9 +101,9 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
 }
 
-void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl) {
+void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl, bool expire_room) {
   if (!slot.obj_) {
-    insert(slot, Object::create_string(slot.key_.name, value));
+    insert(slot, Object::create_string(slot.key_.name, value, expire_room));
     return;
   }
   Object* o = slot.obj_;
@@ -119,7 +119,7 @@ void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl) {
     signal(o->key());
     return;
   }
-  overwrite(slot, Object::create_string(o->key(), value), keep_ttl);
+  overwrite(slot, Object::create_string(o->key(), value, expire_room || (keep_ttl && o->has_expire())), keep_ttl);
 }
 
 void Db::erase_object(Slot& slot, int64_t old_len) {
@@ -158,8 +158,17 @@ bool Db::length_changed(Slot& slot, int64_t old_len) {
 
 void Db::set_expire(Slot& slot, int64_t when_ms) {
   Object* o = slot.obj_;
-  if (!o->has_expire()) expires_.insert(o, slot.key_.hash);
-  o->set_expire_field(when_ms);
+  if (KEEL_UNLIKELY(!o->has_expire_room())) {
+    // The key's first TTL: its object moves to a block with the expire field.
+    ensure_pos(slot);
+    o = Object::with_expire(o, when_ms);
+    slot.pos_.set(o);
+    slot.obj_ = o;
+    expires_.insert(o, slot.key_.hash);
+  } else {
+    if (!o->has_expire()) expires_.insert(o, slot.key_.hash);
+    o->set_expire_field(when_ms);
+  }
   signal(o->key());
 }
 

@@ -26,6 +26,12 @@ struct KeyRef {
 struct ObjectTraits {
   using Entry = Object*;
   static std::string_view key(const Object* o) { return o->key(); }
+  // A key comparison reads the header and the key, which start the block; blocks of most size
+  // classes (48, 80, 96, 160 ...) are not line-aligned, so those bytes often end on the next line.
+  [[gnu::always_inline]] static void prefetch(const Object* o) {
+    __builtin_prefetch(o);
+    __builtin_prefetch(reinterpret_cast<const char*>(o) + Object::kPrefetchSpan - 1);
+  }
 };
 using ObjectTable = HashTable<ObjectTraits>;
 
@@ -112,12 +118,14 @@ class Db {
   // obj (a COPY clone) is indexed.
   void insert(Slot& slot, Object* obj);
   // Replaces a key's whole value with obj (the old object is freed). With keep_ttl the key keeps
-  // the old TTL state; otherwise obj's own expire field (usually none) is the key's TTL.
+  // the old TTL state (obj may move to a block with the expire field: use slot.obj() after);
+  // otherwise obj's own expire field (usually none) is the key's TTL.
   // One keysizes update old -> new.
   void overwrite(Slot& slot, Object* obj, bool keep_ttl = false);
   // SET's path: writes a string value, reusing the key's block when it fits. Inserts when the
-  // slot is empty (emits "new").
-  void set_string(Slot& slot, std::string_view value, bool keep_ttl = false);
+  // slot is empty (emits "new"). expire_room: a TTL follows (SET EX), so a new block gets the
+  // expire field and set_expire will not have to move it.
+  void set_string(Slot& slot, std::string_view value, bool keep_ttl = false, bool expire_room = false);
   // Deletes the key (no event: the command emits "del" or its own event).
   void remove(Slot& slot);
   // After an in-place change of the value at slot (APPEND, LPUSH, SADD ...): one keysizes update
@@ -127,7 +135,9 @@ class Db {
   // Convenience for DEL/UNLINK: true when the key existed.
   bool remove(const KeyRef& key);
 
-  // Expiry. when_ms is absolute; set_expire on an absent slot is a bug.
+  // Expiry. when_ms is absolute; set_expire on an absent slot is a bug. The key's first TTL may
+  // move its object to a bigger block (Object::with_expire): take the object from the slot
+  // afterwards, not from a pointer held from before.
   void set_expire(Slot& slot, int64_t when_ms);
   bool persist(Slot& slot);  // false when the key had no TTL
   // Redis's rule (keyIsExpired): a key is expired once the clock has passed its time, so a key

@@ -317,4 +317,140 @@ test "A TTL survives many keys expiring around it (table shrink, rehash)" {
     assert_match "*db0:keys=20,expires=20,*" [r info keyspace]
 }
 
+
+# The whole value of a key, in a form that does not depend on member order.
+proc value_snapshot {k} {
+    switch [r type $k] {
+        string { return [r get $k] }
+        list { return [r lrange $k 0 -1] }
+        hash { return [lsort [r hgetall $k]] }
+        set { return [lsort [r smembers $k]] }
+        zset { return [r zrange $k 0 -1 withscores] }
+    }
+}
+
+# A key's first TTL may move its value to a block with room for the expire time (Keel's object
+# layout); nothing about the key may change but the TTL. Every value kind, each encoding.
+test "A key's first TTL keeps its value and encoding, for every kind of value" {
+    r flushall
+    r set int 12345
+    r set short abc
+    r set k10 [string repeat x 100]
+    r set big [string repeat y 300]
+    r rpush list a b c
+    r hset hash f v g w
+    r sadd iset 1 2 3
+    r sadd sset a b c
+    r zadd zset 1 a 2 b
+    r rpush biglist {*}[lrepeat 200 [string repeat z 80]]
+    for {set i 0} {$i < 200} {incr i} { r hset bighash f$i v$i; r sadd bigset m$i; r zadd bigzset $i m$i }
+    set keys {int short k10 big list hash iset sset zset biglist bighash bigset bigzset}
+    set before {}
+    foreach k $keys { dict set before $k [list [r type $k] [r object encoding $k] [value_snapshot $k]] }
+    foreach k $keys { assert_equal 1 [r expire $k 1000] }
+    foreach k $keys {
+        assert_equal [dict get $before $k] [list [r type $k] [r object encoding $k] [value_snapshot $k]]
+        assert_range [r ttl $k] 999 1000
+    }
+    assert_equal 12345 [r get int]
+    assert_equal abc [r get short]
+    assert_equal [string repeat x 100] [r get k10]
+    assert_equal {a b c} [r lrange list 0 -1]
+    assert_equal {1 2 3} [lsort [r smembers iset]]
+    assert_equal {a 1 b 2} [r zrange zset 0 -1 withscores]
+    assert_match "*db0:keys=13,expires=13,*" [r info keyspace]
+}
+
+test "Edits after the first TTL keep it: INCR, APPEND, SETRANGE, SET KEEPTTL, collections" {
+    r flushall
+    r set n 10
+    r expire n 1000
+    assert_equal 11 [r incr n]
+    r set s ab
+    r expire s 1000
+    assert_equal 5 [r append s cde]
+    assert_equal abcde [r get s]
+    r set r [string repeat a 50]
+    r expire r 1000
+    assert_equal 51 [r setrange r 48 xyz]
+    assert_equal "[string repeat a 48]xyz" [r get r]
+    r set kt v
+    r expire kt 1000
+    r set kt [string repeat w 200] keepttl
+    assert_equal [string repeat w 200] [r get kt]
+    r set kt 7 keepttl
+    assert_equal 8 [r incr kt]
+    r rpush l a
+    r expire l 1000
+    r lpush l b
+    r hset h a 1
+    r expire h 1000
+    r hset h b 2
+    r zadd z 1 a
+    r expire z 1000
+    r zadd z 2 b
+    foreach k {n s r kt l h z} { assert_range [r ttl $k] 999 1000 }
+    assert_equal {b a} [r lrange l 0 -1]
+    assert_equal 2 [r hlen h]
+    assert_equal {a b} [r zrange z 0 -1]
+}
+
+test "INCRBYFLOAT keeps the TTL; INCR and APPEND then edit the result in place" {
+    r flushall
+    r set f 1.5
+    r expire f 1000
+    assert_equal 3 [r incrbyfloat f 1.5]
+    assert_equal 4 [r incr f]
+    assert_equal 2 [r append f x]
+    assert_equal 4x [r get f]
+    r set g 2.5
+    assert_equal 3 [r incrbyfloat g 0.5]
+    assert_equal 10 [r incrby g 7]
+    assert_equal -1 [r ttl g]
+    assert_range [r ttl f] 999 1000
+}
+
+test "PERSIST then EXPIRE again; SET EX on new and existing keys; GETEX" {
+    r flushall
+    r set k v
+    r expire k 100
+    r persist k
+    assert_equal -1 [r ttl k]
+    r expire k 200
+    assert_range [r ttl k] 199 200
+    r set a [string repeat q 100] ex 300
+    assert_range [r ttl a] 299 300
+    r set a 42 ex 400
+    assert_range [r ttl a] 399 400
+    assert_equal 42 [r get a]
+    r set b hello
+    assert_equal hello [r getex b ex 500]
+    assert_range [r ttl b] 499 500
+    assert_equal hello [r getex b persist]
+    assert_equal -1 [r ttl b]
+    assert_match "*db0:keys=3,expires=2,*" [r info keyspace]
+}
+
+test "RENAME, COPY and MOVE carry a TTL with the value" {
+    r flushall
+    r set s [string repeat v 100]
+    r expire s 1000
+    r rename s s2
+    assert_range [r ttl s2] 999 1000
+    assert_equal [string repeat v 100] [r get s2]
+    r copy s2 s3
+    assert_range [r ttl s3] 999 1000
+    r rpush l a b
+    r expire l 1000
+    r copy l l2
+    assert_range [r ttl l2] 999 1000
+    assert_equal {a b} [r lrange l2 0 -1]
+    r move l2 9
+    r select 9
+    assert_range [r ttl l2] 999 1000
+    assert_equal {a b} [r lrange l2 0 -1]
+    r select 0
+    assert_match "*db0:keys=3,expires=3,*" [r info keyspace]
+}
+
 }

@@ -267,8 +267,7 @@ TEST_F(DbTest, ActiveExpireRemovesOnlyExpiredKeys) {
 
 TEST_F(DbTest, InsertIndexesAnExpireCarriedByTheObject) {
   Db db(0);
-  Object* o = Object::create_string("a", "v");
-  o->set_expire_field(g_clock.now_ms + 1000);
+  Object* o = Object::with_expire(Object::create_string("a", "v"), g_clock.now_ms + 1000);
   Db::Slot s = db.find_for_write(KeyRef::of("a"));
   db.insert(s, o);
   EXPECT_EQ(db.expires_count(), 1u);
@@ -278,8 +277,7 @@ TEST_F(DbTest, InsertIndexesAnExpireCarriedByTheObject) {
   EXPECT_EQ(db.expires_count(), 0u);
   EXPECT_FALSE(db.peek(KeyRef::of("a"))->has_expire());
   // overwrite with keep_ttl keeps the old state, absent included
-  Object* n = Object::create_string("a", "x");
-  n->set_expire_field(g_clock.now_ms + 5);
+  Object* n = Object::with_expire(Object::create_string("a", "x"), g_clock.now_ms + 5);
   Db::Slot s3 = db.find_for_write(KeyRef::of("a"));
   db.overwrite(s3, n, /*keep_ttl=*/true);
   EXPECT_EQ(db.expires_count(), 0u);
