@@ -107,9 +107,11 @@ void Object::set_expire_field(int64_t ms) {
 Object* Object::with_expire(Object* o, int64_t ms) {
   if (!(o->flags_ & kExpireRoom)) {
     // Same contents in a block 8 bytes longer: header, then the field, then key and value
-    // area shifted by 8 (the slot keeps its alignment: both offsets grow by 8).
-    const size_t body = o->key_len_ + o->embed_cap_;  // key + value area (exact when embedded)
-    const size_t used = o->embedded() ? body : slot_off(0, o->key_len_) + 8;
+    // area shifted by 8 (the slot keeps its alignment: both offsets grow by 8). Only the bytes
+    // in use move; the old block's spare room does not.
+    const size_t slot_end = slot_off(0, o->key_len_) + 8;
+    const size_t embedded_end = o->key_len_ + o->embed_len_;
+    const size_t used = o->embedded() && embedded_end > slot_end ? embedded_end : slot_end;
     const size_t request = kHeaderSize + 8 + used;
     void* mem = malloc(request);
     KEEL_ASSERT(mem != nullptr);

@@ -33,6 +33,13 @@ TEST(ObjectTest, SmallStringsFitTheirSizeClass) {
   EXPECT_EQ(o->key(), "key:123456");
   EXPECT_EQ(value_of(o), std::string(100, 'v'));
   Object::destroy(o);
+  // Moving for a TTL copies what is used, not the old block's spare room: a 16-byte key with a
+  // 100-byte value is 132 bytes (160 class) and 140 with the field (still 160).
+  Object* p = Object::create_string("key:000000123456", std::string(100, 'v'));
+  EXPECT_LE(malloc_usable_size(p), 160u);
+  p = Object::with_expire(p, 1);
+  EXPECT_LE(malloc_usable_size(p), 160u);
+  Object::destroy(p);
 }
 
 TEST(ObjectTest, EmbeddedTinyValueBecomesIntAndRawInPlace) {
