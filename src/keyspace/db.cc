@@ -158,18 +158,16 @@ bool Db::length_changed(Slot& slot, int64_t old_len) {
 
 void Db::set_expire(Slot& slot, int64_t when_ms) {
   Object* o = slot.obj_;
-  if (KEEL_UNLIKELY(!o->has_expire_room())) {
-    // The key's first TTL: its object moves to a block with the expire field.
-    ensure_pos(slot);
-    o = Object::with_expire(o, when_ms);
-    slot.pos_.set(o);
-    slot.obj_ = o;
-    expires_.insert(o, slot.key_.hash);
-  } else {
-    if (!o->has_expire()) expires_.insert(o, slot.key_.hash);
-    o->set_expire_field(when_ms);
+  const bool had_ttl = o->has_expire();
+  // A key's first TTL may move its object to a block with the expire field.
+  if (KEEL_UNLIKELY(!o->has_expire_room())) ensure_pos(slot);
+  Object* n = Object::with_expire(o, when_ms);
+  if (KEEL_UNLIKELY(n != o)) {
+    slot.pos_.set(n);
+    slot.obj_ = n;
   }
-  signal(o->key());
+  if (!had_ttl) expires_.insert(n, slot.key_.hash);
+  signal(n->key());
 }
 
 bool Db::persist(Slot& slot) {

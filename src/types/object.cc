@@ -85,11 +85,8 @@ Object* Object::alloc(std::string_view key, size_t value_room, bool expire_room)
   o->enc_ = 0;
   o->flags_ = expire_room ? kExpireRoom : 0;
   // Room for an embedded value, so SET can rewrite a value in place without asking the
-  // allocator for the block's size (malloc_usable_size was 4% of a SET). Embedded blocks are
-  // at most kMaxEmbedTotal bytes, so the true room fits; a larger one is understated, which
-  // only means fewer in-place rewrites.
-  const size_t room = usable_size_of_new(mem, request) - before_value;
-  o->embed_cap_ = static_cast<uint8_t>(room < 255 ? room : 255);
+  // allocator for the block's size (malloc_usable_size was 4% of a SET).
+  o->set_room(usable_size_of_new(mem, request) - before_value);
   o->lru_ = 0;
   o->key_len_ = static_cast<uint32_t>(key.size());
   o->embed_len_ = 0;
@@ -119,8 +116,7 @@ Object* Object::with_expire(Object* o, int64_t ms) {
     memcpy(n, o, kHeaderSize);
     memcpy(n->data_ + 8, o->data_, used);
     n->flags_ |= kExpireRoom;
-    const size_t room = usable_size_of_new(mem, request) - kHeaderSize - 8 - n->key_len_;
-    n->embed_cap_ = static_cast<uint8_t>(room < 255 ? room : 255);
+    n->set_room(usable_size_of_new(mem, request) - kHeaderSize - 8 - n->key_len_);
     free(o);
     o = n;
   }
@@ -165,8 +161,8 @@ Object* Object::create_raw(std::string_view key, std::string_view value, size_t 
   return o;
 }
 
-Object* Object::create_collection(std::string_view key, Type t, Encoding e, void* ptr) {
-  Object* o = alloc(key, 0, false);
+Object* Object::create_collection(std::string_view key, Type t, Encoding e, void* ptr, bool expire_room) {
+  Object* o = alloc(key, 0, expire_room);
   o->type_ = static_cast<uint8_t>(t);
   o->enc_ = static_cast<uint8_t>(e);
   o->set_ptr(ptr);
@@ -284,10 +280,7 @@ Object* Object::clone_with_key(const Object* o, std::string_view key, bool deep)
     const CollectionOps* ops = g_ops[o->type_];
     KEEL_ASSERT(ops != nullptr);
     void* p = deep ? ops->copy_value(o->encoding(), o->ptr()) : o->ptr();
-    n = alloc(key, 0, expire_room);
-    n->type_ = o->type_;
-    n->enc_ = o->enc_;
-    n->set_ptr(p);
+    n = create_collection(key, o->type(), o->encoding(), p, expire_room);
   }
   n->lru_ = o->lru_;
   if (o->has_expire()) n->set_expire_field(o->expire_ms());

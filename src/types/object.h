@@ -114,7 +114,7 @@ class Object {
   // Creates a heap ("raw") string with capacity for in-place edits.
   static Object* create_raw(std::string_view key, std::string_view value, size_t cap);
   // Creates a collection object; `ptr` is owned by the object from now on.
-  static Object* create_collection(std::string_view key, Type t, Encoding e, void* ptr);
+  static Object* create_collection(std::string_view key, Type t, Encoding e, void* ptr, bool expire_room = false);
   // A copy of `o` under another key (COPY, RENAME, MOVE), with deep-copied value for COPY.
   static Object* clone_with_key(const Object* o, std::string_view key, bool deep);
   // Re-keys `o` into a new block; `o` is freed (its value moves, not copied).
@@ -156,6 +156,9 @@ class Object {
   const char* slot() const { return data_ + slot_off(key_off(), key_len_); }
   char* slot() { return data_ + slot_off(key_off(), key_len_); }
   void set_int(int64_t v) { store(slot(), v); }
+  // Records the bytes the block has after the key. Embedded blocks are at most kMaxEmbedTotal
+  // bytes, so their room is exact; a larger one is understated (fewer in-place rewrites).
+  void set_room(size_t room) { embed_cap_ = static_cast<uint8_t>(room < 255 ? room : 255); }
   void set_raw(RawString* r) { store(slot(), r); }
 
   uint8_t type_;
