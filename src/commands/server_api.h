@@ -1,6 +1,6 @@
 // ServerApi: what command handlers need from the process layer above them (INFO, CONFIG,
 // CLIENT, SHUTDOWN, MONITOR). server/ implements it and installs it at start-up, so commands/
-// never includes server/ headers (DESIGN.md layering).
+// never includes server/ headers (src/README.md, the layer table).
 #pragma once
 #include <cstdint>
 #include <span>

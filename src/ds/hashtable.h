@@ -259,7 +259,7 @@ class HashTable {
   // The prefetch helpers are always_inline: GCC's IPA pure-const pass sees a function whose
   // only effect is __builtin_prefetch as side-effect free and deletes calls to it before
   // inlining, which silently removed the whole batch prefetch from Client::run_batch
-  // (utils/check_prefetch.sh, run by `make test`, checks the instructions are there).
+  // (utils/check_codegen.sh, run by `make test`, checks the instructions are there).
   [[gnu::always_inline]] void prefetch_bucket(uint64_t hash) const {
     if (resizing()) {
       if ((hash & t_[0].mask) >= rehash_idx_) __builtin_prefetch(&t_[0].b[hash & t_[0].mask]);

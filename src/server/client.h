@@ -1,7 +1,7 @@
 // Client: one TCP connection. Owns the query buffer (arguments of parsed commands are views into
 // it), the request parser state, the output buffer that replies are written into, and the
 // Session that commands see. The read path parses every complete command in the buffer into a
-// batch, prefetches the batch's keys, then executes it (DESIGN.md, the request path).
+// batch, prefetches the batch's keys, then executes it (src/README.md, "The request path").
 #pragma once
 #include <uv.h>
 

@@ -83,7 +83,7 @@ class SetType {
   static bool remove(Object& o, std::string_view member);
   static bool remove(Object& o, const SetElem& e);
   // Call once at the end of a command that removed members: lets a hashtable shrink (never in
-  // the per-member path, see DESIGN.md "The hash table").
+  // the per-member path, see ds/README.md).
   static void after_removals(Object& o);
 
   // ---- reading ----------------------------------------------------------------------------

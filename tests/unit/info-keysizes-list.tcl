@@ -1,7 +1,8 @@
-# Exact INFO KEYSIZES text through every list path (/work/shared/spec/keysizes.md section 9,
-# scenarios 3 and 9-12, plus the later upstream cases LPOP/LREM emptying a key and UNLINK), run
-# once per encoding (listpack, and quicklist via list-max-listpack-size 1). Label rules: section
-# 1-2. The reference redis-server 7.0 has no KEYSIZES, so these expectations come from the spec.
+# Exact INFO KEYSIZES text through every list path (Redis's own KEYSIZES scenarios for lists,
+# RENAME, MOVE, SWAPDB, plus the later upstream cases LPOP/LREM emptying a key and UNLINK), run
+# once per encoding (listpack, and quicklist via list-max-listpack-size 1). Label rules:
+# src/keyspace/README.md. The reference redis-server 7.0 has no KEYSIZES, so these expectations
+# follow the Redis 8 format described there.
 
 tags {keysizes} {
 

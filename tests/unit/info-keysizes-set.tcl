@@ -1,6 +1,6 @@
-# Exact INFO KEYSIZES text through every set path (/work/shared/spec/keysizes.md section 9,
-# scenario 4, plus the later upstream cases: SPOP with large counts taking the rebuild path,
-# SREM/SMOVE emptying a key, *STORE over existing keys, UNLINK). Label rules: section 1-2.
+# Exact INFO KEYSIZES text through every set path (Redis's own KEYSIZES scenario for sets,
+# plus the later upstream cases: SPOP with large counts taking the rebuild path,
+# SREM/SMOVE emptying a key, *STORE over existing keys, UNLINK). Label rules: src/keyspace/README.md.
 
 tags {keysizes} {
 

@@ -1,6 +1,6 @@
 # List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LINDEX LSET LRANGE LTRIM LREM LINSERT
 # LPOS LMOVE RPOPLPUSH LMPOP, in both encodings (listpack, quicklist, quicklist with compression)
-# and across the conversions of /work/shared/spec/encodings.md section 4 (Redis 7.4 rules: the
+# and across the conversions of src/types/README.md (Redis 7.4 rules: the
 # 7.0 reference reports quicklist for every list). Replies and error texts were checked against
 # redis-server 7.0.15. Blocking commands are in list-blocking.tcl.
 

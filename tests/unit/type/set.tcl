@@ -1,6 +1,6 @@
 # Set commands: SADD SREM SCARD SISMEMBER SMISMEMBER SMEMBERS SRANDMEMBER SPOP SMOVE SINTER
 # SINTERCARD SINTERSTORE SUNION SUNIONSTORE SDIFF SDIFFSTORE SSCAN, in each encoding (intset,
-# listpack, hashtable) and across the conversions of /work/shared/spec/encodings.md section 4
+# listpack, hashtable) and across the conversions of src/types/README.md
 # (Redis 7.4 rules; the 7.0 reference has no listpack sets). Replies and error texts were
 # checked against redis-server 7.0.15.
 

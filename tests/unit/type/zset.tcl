@@ -1,5 +1,5 @@
 # Sorted-set commands in both encodings (listpack, skiplist) and across the conversions of
-# /work/shared/spec/encodings.md section 4 (Redis 7.4 rules). Replies and error texts were
+# src/types/README.md (Redis 7.4 rules). Replies and error texts were
 # checked against redis-server 7.0.15; scores use values that both 7.0 (%.17g) and 7.4
 # (shortest round-trip) print the same way. Tests of 7.2+ features (ZRANK WITHSCORE, up-front
 # conversion of ZADD by argument count) run only on Keel.
