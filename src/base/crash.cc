@@ -9,6 +9,7 @@
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -53,6 +54,9 @@ size_t g_out_len = 0;
 alignas(16) char g_altstack[256 * 1024];
 bool g_prepared = false;  // crash_handlers_setup ran
 bool g_fault_in_report = false;
+// A read-only page for the test hook to write to: a real fault, not undefined behaviour a
+// sanitizer would stop first.
+volatile char* g_fault_page = nullptr;
 
 void write_all(const char* p, size_t n) {
   const int fd = log_fd();
@@ -255,10 +259,7 @@ void write_registers(void* secret) {
 
 // The part after the stack trace: the server's sections, then the memory test section.
 void write_report_tail() {
-  if (g_fault_in_report) {
-    static char* volatile nowhere = nullptr;  // volatile: the compiler cannot see it is null
-    *nowhere = 1;                              // the test hook's second fault
-  }
+  if (g_fault_in_report) *g_fault_page = 1;  // the test hook's second fault
   if (g_body) g_body();
   crash_out::flush();
   if (g_options.memcheck_enabled) {
@@ -376,7 +377,14 @@ CrashOptions& crash_options() { return g_options; }
 
 void set_crash_report_body(CrashReportBody fn) { g_body = fn; }
 
-void crash_fault_in_report(bool on) { g_fault_in_report = on; }
+void crash_fault_in_report(bool on) {
+  if (on && !g_fault_page) {
+    void* p = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return;
+    g_fault_page = static_cast<volatile char*>(p);
+  }
+  g_fault_in_report = on;
+}
 
 void crash_handlers_setup(const char* program) {
   g_program = program;

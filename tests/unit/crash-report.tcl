@@ -55,7 +55,7 @@ set report_end "=== KEEL BUG REPORT END. Make sure to include from START to END.
         assert_log_has $log "\nEIP:\n"
         assert_log_has $log "\nBacktrace:\n"
         # Keel's own functions are named (the server is linked with -rdynamic) and demangled.
-        assert_match "*keel-server(keel::execute_command(keel::Session&*)+0x*" $log
+        assert_match "*/keel-server*(keel::execute_command(keel::Session&*)+0x*" $log
         assert_log_has $log "------ REGISTERS ------"
         # The command and its client.
         assert_log_has $log "------ CURRENT CLIENT INFO ------"
