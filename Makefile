@@ -24,8 +24,10 @@ all: $(SERVER)
 deps:
 	@bash deps/install.sh
 
+# -rdynamic exports the server's own functions to the dynamic symbol table, so the crash
+# report's stack trace (base/crash.cc) names them.
 $(SERVER): $(OBJS) $(MAIN_OBJ)
-	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "server/config.h"
+#include "server/crash_report.h"
 #include "server/server.h"
 #include "server/version.h"
 
@@ -119,6 +120,7 @@ int main(int argc, char** argv) {
   pubsub_init();  // keyspace notifications publish through pub/sub
   Server srv;
   set_server_api(&srv);
+  crash_report_install(&srv);  // fatal signals and failed assertions write a bug report
   LOG_NOTICE("oO0OoO0OoO0Oo Keel is starting oO0OoO0OoO0Oo");
   LOG_NOTICE("Keel version=%s, redis_compat=%s, bits=64, pid=%d, just started", kKeelVersion,
              kRedisCompatVersion, int(getpid()));

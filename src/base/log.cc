@@ -1,4 +1,4 @@
-// Logging and assertion failure reports.
+// Logging.
 #include "base/log.h"
 
 #include <sys/time.h>
@@ -8,12 +8,9 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "base/assert.h"
-
 namespace keel {
 namespace {
 FILE* g_out = nullptr;
-CrashContextFn g_crash_context = nullptr;
 
 FILE* out() { return g_out ? g_out : stdout; }
 }  // namespace
@@ -53,12 +50,6 @@ void log_raw(LogLevel level, const char* fmt, ...) {
   fflush(f);
 }
 
-void set_crash_context(CrashContextFn fn) { g_crash_context = fn; }
-
-void assert_failed(const char* expr, const char* file, int line) {
-  log_raw(LogLevel::kWarning, "=== ASSERTION FAILED === %s:%d '%s' is not true", file, line, expr);
-  if (g_crash_context) g_crash_context();
-  abort();
-}
+int log_fd() { return fileno(out()); }
 
 }  // namespace keel

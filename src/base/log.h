@@ -16,6 +16,9 @@ LogOptions& log_options();
 // Reopens the log file (after a config change); returns false with errno set on failure.
 bool log_reopen();
 bool log_enabled(LogLevel level);
+// The descriptor log lines go to (the logfile, or standard output): crash reports write to it
+// directly with write(2).
+int log_fd();
 void log_raw(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace keel

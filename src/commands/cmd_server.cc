@@ -1,6 +1,7 @@
 // Server commands: DEBUG, INFO, DBSIZE, FLUSHDB, FLUSHALL, SWAPDB, TIME, LASTSAVE, SHUTDOWN,
 // MONITOR, SLOWLOG and COMMAND (introspection of the command table). Connection-scoped
 // commands (CLIENT, HELLO, AUTH ...) live in cmd_connection.cc; CONFIG in cmd_config.cc.
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cinttypes>
@@ -11,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/assert.h"
+#include "base/crash.h"
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "base/time.h"
@@ -190,6 +193,22 @@ bool flag_arg(std::string_view s) {
   return parse_int64(s, &v) && v != 0;
 }
 
+// DEBUG SEGFAULT: a write to a read-only page (a compiler cannot see it is invalid, unlike a
+// write through a null pointer, and it faults in any build).
+[[noreturn]] void debug_segfault() {
+  void* page = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  volatile char* p = static_cast<volatile char*>(page);
+  *p = 'x';
+  __builtin_trap();  // not reached
+}
+
+// DEBUG ASSERT: Redis's serverAssertWithInfo(1 == 2) as a failing KEEL_ASSERT. The argument
+// count keeps the compiler from folding the check away.
+void debug_assert(CommandContext& cx) {
+  const size_t one = cx.argc() > 0 ? 1 : 0;
+  KEEL_ASSERT(one == 2);
+}
+
 // DEBUG subcommand [args...]: testing hooks. Refused unless enable-debug-command allows it.
 void cmd_debug(CommandContext& cx) {
   if (!cx.server().debug_command_allowed(cx.session())) {
@@ -199,10 +218,12 @@ void cmd_debug(CommandContext& cx) {
   if (cx.is_arg(1, "help") && argc == 2) {
     return reply_help(
         cx, "DEBUG",
-        {"KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
+        {"ASSERT", "    Crash by assertion failed.",
+         "KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
          "KEYSIZES-HIST-ASSERT <0|1>",
          "    When 1, check the KEYSIZES histograms after every command and abort on a mismatch.",
          "OBJECT <key>", "    Show low level info about `key` and associated value.",
+         "PANIC", "    Crash the server simulating a panic.",
          "POPULATE <count> [<prefix>] [<size>]",
          "    Create <count> string keys named key:<num>. If <prefix> is specified then",
          "    it is used instead of the 'key' prefix. Existing keys are left untouched.",
@@ -211,11 +232,24 @@ void cmd_debug(CommandContext& cx) {
          "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
          "    true, false.",
          "RELOAD [option ...]", "    Save the RDB on disk and reload it (not available yet).",
+         "SEGFAULT", "    Crash the server with sigsegv.",
+         "SEGFAULT-IN-REPORT",
+         "    Crash the server with sigsegv, and again while it writes the crash report.",
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed. Setting it to 1 reenables back the default.",
          "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed."});
   }
+  // Crash tests of the bug report (base/crash.h). Like Redis, extra arguments are ignored.
+  if (cx.is_arg(1, "segfault")) debug_segfault();
+  if (cx.is_arg(1, "segfault-in-report")) {
+    crash_fault_in_report(true);
+    debug_segfault();
+  }
+  if (cx.is_arg(1, "panic")) {
+    KEEL_PANIC("DEBUG PANIC called at Unix time %lld", static_cast<long long>(time(nullptr)));
+  }
+  if (cx.is_arg(1, "assert")) debug_assert(cx);
   if (cx.is_arg(1, "keysizes-check") && argc == 2) return debug_keysizes_check(cx);
   if (cx.is_arg(1, "keysizes-hist-assert") && argc == 3) {
     command_options().keysizes_hist_assert = flag_arg(cx.arg(2));

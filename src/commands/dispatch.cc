@@ -18,6 +18,7 @@
 namespace keel {
 namespace {
 ServerApi* g_api = nullptr;
+CommandContext* g_current_command = nullptr;
 
 void reply_unknown_command(ReplyWriter& w, std::span<const std::string_view> args) {
   std::string msg = "ERR unknown command '";
@@ -41,6 +42,8 @@ BusyState& busy_state() {
   static BusyState state;
   return state;
 }
+
+CommandContext* current_command() { return g_current_command; }
 
 void set_server_api(ServerApi* api) { g_api = api; }
 ServerApi& server_api() { return *g_api; }
@@ -127,7 +130,12 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   CommandContext cx(s, args, hashes, w, api, *c);
   Session* const pubsub_outer = g_pubsub_exec.current;  // pub/sub messages to s wait for the reply
   g_pubsub_exec.current = &s;
+  // The crash report's "current client" (server/crash_report.cc): a pointer to this frame's
+  // context, put back afterwards because EXEC and scripts run commands inside a command.
+  CommandContext* const crash_outer = g_current_command;
+  g_current_command = &cx;
   c->handler(cx);
+  g_current_command = crash_outer;
   g_pubsub_exec.current = pubsub_outer;
   const int64_t end = ustime();
   const int64_t duration = end - start;

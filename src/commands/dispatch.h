@@ -44,6 +44,10 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                         ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr,
                         int64_t start_us = 0);
 
+// The command whose handler is running (the innermost one inside EXEC or a script), or null
+// between commands: for the crash report.
+CommandContext* current_command();
+
 // Set while a script that ran past busy-reply-threshold lets the server process events
 // (cmd_scripting.cc): every command without the allow_busy flag is answered with `error`.
 struct BusyState {

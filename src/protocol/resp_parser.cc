@@ -23,9 +23,10 @@ void RequestParser::rebase(size_t delta) {
   for (ArgSpan& a : args_) a.off -= delta;
 }
 
-size_t RequestParser::bytes_wanted() const {
-  if (state_ == State::kBulkData) return static_cast<size_t>(bulk_len_) + 2;
-  return 0;
+size_t RequestParser::bytes_missing(size_t buffered) const {
+  if (state_ != State::kBulkData) return 0;
+  const size_t end = scan_ + static_cast<size_t>(bulk_len_) + 2;
+  return end > buffered ? end - buffered : 0;
 }
 
 namespace {

@@ -39,8 +39,10 @@ class RequestParser {
   std::string_view error() const { return error_; }
   // The buffer's first `delta` bytes were dropped: shift offsets of a partial command.
   void rebase(size_t delta);
-  // Bytes the current partial command still needs at least (to size the next read).
-  size_t bytes_wanted() const;
+  // Bytes of the bulk being read that are not in the buffer yet (`buffered` bytes are), 0 when
+  // no bulk is being read: the reader grows the buffer towards it as data arrives, never up
+  // front (a length header alone must not allocate, CVE-2021-32675).
+  size_t bytes_missing(size_t buffered) const;
   bool in_command() const { return state_ != State::kIdle; }
 
  private:

@@ -43,6 +43,7 @@ class Client {
   bool closing = false;
   bool close_asap = false;          // over its output buffer limit: closed before the next sleep
   int64_t obuf_soft_since_ms = 0;   // when it went over the soft limit (0 = under it)
+  bool ever_authenticated = false;  // seen authenticated once (check_output_limits)
 
   int64_t ctime_ms = 0;
   int64_t last_interaction_ms = 0;

@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 
+#include "base/crash.h"
 #include "base/glob.h"
 #include "base/log.h"
 #include "base/numbers.h"
@@ -95,7 +96,7 @@ struct Misc {
   bool lazyfree_server_del = false, lazyfree_user_del = false, lazyfree_user_flush = false;
   bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true, rdbcompression = true;
   bool rdbchecksum = true, rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
-  bool set_proc_title = true, syslog_enabled = false, crash_log = true, crash_memcheck = true;
+  bool set_proc_title = true, syslog_enabled = false;
   bool jemalloc_bg_thread = true, activedefrag = false, latency_tracking = true;
   bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
   bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
@@ -692,8 +693,14 @@ const std::vector<Directive>& table() {
                   false));
     v.push_back(b("set-proc-title", nullptr, kImmutable, KEEL_REF(misc().set_proc_title), true));
     v.push_back(b("syslog-enabled", nullptr, kImmutable, KEEL_REF(misc().syslog_enabled), false));
-    v.push_back(b("crash-log-enabled", nullptr, 0, KEEL_REF(misc().crash_log), true));
-    v.push_back(b("crash-memcheck-enabled", nullptr, 0, KEEL_REF(misc().crash_memcheck), true));
+    {
+      // Redis installs or removes its fatal-signal handlers when this changes; so does Keel.
+      Directive d = b("crash-log-enabled", nullptr, 0, KEEL_REF(crash_options().log_enabled), true);
+      d.post = crash_handlers_refresh;
+      v.push_back(d);
+    }
+    v.push_back(b("crash-memcheck-enabled", nullptr, 0, KEEL_REF(crash_options().memcheck_enabled),
+                  true));
     v.push_back(b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(misc().jemalloc_bg_thread), true));
     v.push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
     v.push_back(b("latency-tracking", nullptr, 0, KEEL_REF(misc().latency_tracking), true));

@@ -20,17 +20,28 @@
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "protocol/errors.h"
 #include "server/config.h"
 
 namespace keel {
 namespace {
 Server* g_server = nullptr;
 
+constexpr size_t kReadChunk = 16 * 1024;
+// Redis 7.4's limit on the query buffer of a client that has not authenticated (requirepass
+// set): it is closed past 1 MB whatever client-query-buffer-limit says.
+constexpr size_t kUnauthQueryBufferLimit = 1024 * 1024;
+
 void on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
   Client* c = static_cast<Client*>(h->data);
-  size_t want = 16 * 1024;
-  size_t need = c->parser.bytes_wanted();
-  if (need > want) want = need;
+  size_t want = kReadChunk;
+  // A big bulk is read straight into the query buffer (its argument is a view into it), but the
+  // room grows with what has arrived, at most doubling the buffered bytes per step, never from
+  // the announced length: "$536870912" followed by nothing costs 16 KB, not 512 MB. Redis
+  // reserves the whole bulk at once for authenticated clients; 50 such stalled connections
+  // would account for 25 GB there.
+  const size_t missing = c->parser.bytes_missing(c->query.size());
+  if (missing > want) want = std::min(missing, std::max(want, c->query.size()));
   char* p = c->query.reserve_tail(want);
   *buf = uv_buf_init(p, static_cast<unsigned>(c->query.capacity() - c->query.size()));
 }
@@ -45,7 +56,10 @@ void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   c->query.commit(static_cast<size_t>(nread));
   c->net_in += static_cast<uint64_t>(nread);
   c->server->stats().net_input_bytes += static_cast<uint64_t>(nread);
-  if (c->query.size() > protocol_limits().client_query_buffer_limit) {
+  // Any input is an interaction (Redis too): a client sending a big bulk slowly is not idle.
+  c->last_interaction_ms = g_clock.now_ms;
+  if (c->query.size() > protocol_limits().client_query_buffer_limit ||
+      (!c->session.authenticated && c->query.size() > kUnauthQueryBufferLimit)) {
     LOG_WARNING("Closing client that reached max query buffer length: id=%llu addr=%s",
                 static_cast<unsigned long long>(c->session.id), c->session.addr.c_str());
     c->server->stats().client_query_buffer_limit_disconnections++;
@@ -77,6 +91,10 @@ std::string peer_name(uv_tcp_t* tcp, bool local) {
 }  // namespace
 
 Server& server() { return *g_server; }
+
+// Redis's connIsLocal for TCP: the textual peer address starts with "127." or is "::1" (an
+// IPv4-mapped ::ffff:127.0.0.1 is not local there either).
+bool is_loopback_ip(std::string_view ip) { return ip.rfind("127.", 0) == 0 || ip == "::1"; }
 
 uint64_t ServerStats::instantaneous_ops() const {
   uint64_t sum = 0;
@@ -143,6 +161,21 @@ void Server::on_connection(uv_stream_t* listener, int status) {
     c->close_after_reply();
     c->flush();
     return;
+  }
+  // Protected mode (Redis's clientAcceptHandler): no password for the default user and a peer
+  // that is not loopback -> one explanation line, then the connection is closed. Whatever the
+  // bind addresses are, as Redis 7+.
+  if (o.protected_mode && command_options().requirepass.empty()) {
+    const std::string& addr = c->session.addr;
+    if (!is_loopback_ip(std::string_view(addr).substr(0, addr.rfind(':')))) {
+      s->stats_.rejected_connections++;
+      c->out.append("-");
+      c->out.append(kErrDeniedProtectedMode);
+      c->out.append("\r\n");
+      c->close_after_reply();
+      c->flush();
+      return;
+    }
   }
   uv_read_start(reinterpret_cast<uv_stream_t*>(&c->tcp), on_alloc, on_read);
 }
@@ -579,11 +612,20 @@ void Server::session_output_ready(Session& s) { queue_flush(static_cast<Client*>
 // pending bytes count both the buffer being filled and the one owned by an in-progress write.
 bool Server::check_output_limits(Client* c) {
   if (c->closing || c->close_asap) return true;
+  const uint64_t used = c->out.size() + c->inflight.size();
+  // CVE-2025-21605 (Redis 7.4.3 / 8.0): a client that never authenticated (requirepass set)
+  // may not pile up replies by not reading them, whatever the class limits say. Redis allows
+  // 1024 bytes beyond its 16 KB reply buffer; Keel's output is one buffer, hence the sum.
+  bool over = false;
+  if (KEEL_LIKELY(c->session.authenticated)) {
+    c->ever_authenticated = true;
+  } else if (!c->ever_authenticated && used > kUnauthOutputLimit) {
+    over = true;
+  }
   const OutputBufferLimit& l =
       server_options().obuf_limits[(c->session.flags & Session::kPubSub) ? kObufPubSub : kObufNormal];
-  if (l.hard == 0 && l.soft == 0) return false;
-  const uint64_t used = c->out.size() + c->inflight.size();
-  bool over = l.hard != 0 && used >= l.hard;
+  if (!over && l.hard == 0 && l.soft == 0) return false;
+  if (!over) over = l.hard != 0 && used >= l.hard;
   if (!over && l.soft != 0 && used >= l.soft) {
     const int64_t now = mstime();
     if (c->obuf_soft_since_ms == 0) {

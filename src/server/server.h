@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -112,5 +113,12 @@ class Server : public ServerApi {
 };
 
 Server& server();
+
+// Whether a peer address counts as local for protected mode (Redis's rule: "127.*" or "::1").
+bool is_loopback_ip(std::string_view ip);
+
+// Pending output allowed to a client that never authenticated while requirepass is set
+// (CVE-2025-21605): Redis's 1024 bytes beyond its 16 KB static reply buffer.
+inline constexpr uint64_t kUnauthOutputLimit = 16 * 1024 + 1024;
 
 }  // namespace keel

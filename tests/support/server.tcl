@@ -687,6 +687,40 @@ proc kill_server {args} {
     return
 }
 
+# wait_server_exit ?level? ?-timeout secs?: wait for a server that a test made
+# exit on purpose (DEBUG SEGFAULT, DEBUG ASSERT ...) and return how it ended,
+# "exit N" or "signal NAME" (e.g. "signal SIGSEGV"). The server is then gone
+# for good and its exit is not reported as a crash; fails if it is still
+# running after the timeout (default 10 s).
+proc wait_server_exit {args} {
+    set level 0
+    set secs 10
+    for {set i 0} {$i < [llength $args]} {incr i} {
+        set a [lindex $args $i]
+        if {$a eq "-timeout"} {
+            set secs [lindex $args [incr i]]
+        } elseif {[string is integer -strict $a]} {
+            set level $a
+        } else {
+            error "wait_server_exit: unknown argument '$a'"
+        }
+    }
+    set id [::keel::server_id $level]
+    if {$::keel::S($id,external)} {
+        skip_test "wait_server_exit needs a private server"
+    }
+    ::keel::client::close_all_for $::keel::S($id,host) $::keel::S($id,port)
+    set ::keel::S($id,client) ""
+    if {$::keel::S($id,chan) eq ""} {
+        return $::keel::S($id,status)
+    }
+    if {![::keel::wait_exit $::keel::S($id,pid) $secs]} {
+        error "server pid $::keel::S($id,pid) is still running after $secs s"
+    }
+    set ::keel::S($id,dead) 1
+    return [::keel::reap $id]
+}
+
 proc is_keel {{level 0}} {
     return [::keel::is_keel_id [::keel::server_id $level]]
 }
