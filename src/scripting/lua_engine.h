@@ -23,6 +23,10 @@ namespace keel {
 // Options other layers fill in (server/config.cc points busy-reply-threshold here).
 struct ScriptingOptions {
   int64_t busy_reply_threshold = 5000;  // ms; alias lua-time-limit
+  // Bytes one Lua state (the EVAL one, or the FUNCTION one) may hold while a script runs;
+  // past it an allocation fails with Lua's "not enough memory" error. 0: no limit. Redis has
+  // no such limit; Keel keeps a script from taking the machine's memory (README "Hardening").
+  int64_t lua_heap_limit = int64_t{1} << 30;
 };
 ScriptingOptions& scripting_options();
 
@@ -143,6 +147,8 @@ class LuaEngine {
   // FUNCTION LOAD in progress: functions registered so far.
   std::vector<Function>* loading_ = nullptr;
   int64_t load_deadline_us_ = 0;
+  size_t heap_bytes_ = 0;      // what the Lua state holds (its allocator counts)
+  bool heap_capped_ = false;   // lua_heap_limit applies (only inside a script's pcall)
   int globals_index_ref_ = 0;  // the C closure behind _G's __index (backing table switched)
   int runtime_globals_ref_ = 0;
   int load_globals_ref_ = 0;
