@@ -192,7 +192,7 @@ int guarded_rep(lua_State* L) {
 // holds ~100000), and only one match is active at a time (gsub calls its replacement function
 // after the match returns). More than kMaxPatternSpecials is refused with Lua 5.2's text; a
 // legitimate pattern has a handful.
-constexpr size_t kMaxPatternSpecials = 1000;
+constexpr size_t kMaxPatternSpecials = 5000;
 
 void check_pattern(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TSTRING) return;  // numbers make no deep pattern
