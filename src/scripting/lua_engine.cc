@@ -284,6 +284,9 @@ int sandbox_pcall(lua_State* L) {
     return 2;
   }
   const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  // Out of memory (the heap limit): what the failed call built is garbage now, but nothing
+  // collects it before the next allocations fail too. Collect it all here.
+  if (status == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
   if (status == 0) {
     // The results may fill the C function's stack allowance; true needs one more slot.
     if (!lua_checkstack(L, 1)) return luaL_error(L, "too many results to return");
@@ -439,11 +442,13 @@ int at_panic(lua_State* L) {
 
 // The C functions Lua calls; a struct so they can reach LuaEngine's private state.
 struct LuaEngine::Protected {
-  // The state's allocator. While a script or a library's code runs (heap_capped_), growing past
-  // ScriptingOptions::lua_heap_limit fails, which Lua raises as "not enough memory" inside the
-  // script's protected call: string.rep, gsub, table.concat, huge tables and replies cannot
-  // take the server's memory. Shrinking and freeing always succeed (Lua relies on that), and
-  // outside a script nothing is refused (an error there would be unprotected).
+  // The state's allocator. While a script or a library's code runs, the state may not grow
+  // more than ScriptingOptions::lua_heap_limit past what it held when the run began (so cached
+  // scripts and libraries do not count against it); past that an allocation fails, which Lua
+  // raises as "not enough memory" inside the script's protected call. string.rep, gsub,
+  // table.concat, huge tables cannot take the server's memory. Shrinking and freeing always
+  // succeed (Lua relies on that), and outside a run nothing is refused (heap_cap_ 0): an
+  // error there would be unprotected.
   static void* alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
     LuaEngine* e = static_cast<LuaEngine*>(ud);
     const size_t old = ptr ? osize : 0;
@@ -452,9 +457,7 @@ struct LuaEngine::Protected {
       e->heap_bytes_ -= old;
       return nullptr;
     }
-    const int64_t limit = scripting_options().lua_heap_limit;
-    if (nsize > old && e->heap_capped_ && limit > 0 &&
-        e->heap_bytes_ + (nsize - old) > static_cast<size_t>(limit)) {
+    if (nsize > old && e->heap_cap_ != 0 && e->heap_bytes_ + (nsize - old) > e->heap_cap_) {
       return nullptr;
     }
     void* p = realloc(ptr, nsize);
@@ -1088,9 +1091,10 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
   loading_ = &pending;
   load_deadline_us_ = monotonic_us() + kLoadTimeoutUs;
   lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
-  heap_capped_ = true;
+  heap_cap_ = heap_cap_for_run();
   const int rc = lua_pcall(L, 0, 0, -2);
-  heap_capped_ = false;
+  heap_cap_ = 0;
+  if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);  // free what the code built
   lua_sethook(L, nullptr, 0, 0);
   loading_ = nullptr;
   restore_library_state(L);
@@ -1146,6 +1150,12 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
 
 // ---- Running ---------------------------------------------------------------------------------------
 
+size_t LuaEngine::heap_cap_for_run() const {
+  const int64_t limit = scripting_options().lua_heap_limit;
+  if (limit <= 0) return 0;
+  return heap_bytes_ + static_cast<size_t>(limit);
+}
+
 void LuaEngine::run(int ref, std::span<const std::string_view> keys,
                     std::span<const std::string_view> args, std::string_view name, ScriptHost& host,
                     ReplyWriter& w) {
@@ -1176,9 +1186,12 @@ void LuaEngine::run(int ref, std::span<const std::string_view> keys,
     nargs = 2;
   }
   lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
-  heap_capped_ = true;
+  heap_cap_ = heap_cap_for_run();
   const int rc = lua_pcall(L, nargs, 1, 1);
-  heap_capped_ = false;
+  heap_cap_ = 0;
+  // A script stopped by the heap limit leaves up to the whole limit in garbage; collect it
+  // now (uncapped), or the next scripts would fail before the collector catches up.
+  if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
   lua_sethook(L, nullptr, 0, 0);
   host_ = nullptr;
   if (rc == 0) {
