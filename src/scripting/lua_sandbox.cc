@@ -419,6 +419,14 @@ int guarded_collectgarbage(lua_State* L) {
 }  // namespace
 
 int compile_chunk(lua_State* L, const char* data, size_t len, const char* chunkname) {
+  // Lua 5.1's lexer counts the '=' of a long bracket in an int: a run of 2^31 of them wraps
+  // the count and the string it then copies starts outside the buffer (CVE-2025-46819). No
+  // chunk over 512 MB is compiled, so no such run exists (EVAL bodies are under
+  // proto-max-bulk-len anyway; this bounds loadstring/load).
+  if (len > kScriptMaxBytes) {
+    lua_pushliteral(L, "chunk too large");
+    return LUA_ERRSYNTAX;
+  }
   ChunkReader reader{data, len};
   return lua_load(L, read_chunk, &reader, chunkname);
 }

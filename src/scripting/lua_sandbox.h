@@ -21,7 +21,8 @@ constexpr size_t kScriptMaxBytes = size_t{512} << 20;
 // with the bytecode signature (ESC) is read as source, so it fails with Lua's syntax error
 // "unexpected symbol near 'char(27)'" exactly as Redis's Lua (which removed the undump path).
 // chunkname must stay alive (anchored) while the call runs: pass a literal the engine keeps
-// interned in the registry, or a string on the Lua stack. Returns lua_load's status.
+// interned in the registry, or a string on the Lua stack. Returns lua_load's status; a chunk
+// over kScriptMaxBytes is a syntax error "chunk too large" (never read).
 int compile_chunk(lua_State* L, const char* data, size_t len, const char* chunkname);
 
 // Replaces or wraps the unsafe functions in the real library tables and globals. Start-up only

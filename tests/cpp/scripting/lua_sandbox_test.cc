@@ -8,6 +8,12 @@
 #include <string_view>
 
 #include "scripting/lua_engine.h"
+#include "scripting/lua_sandbox.h"
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+}
 
 namespace keel {
 namespace {
@@ -88,6 +94,16 @@ TEST_F(LuaSandboxTest, BytecodeBodiesDoNotCompile) {
             eval(std::string("\x1bLuaQ\x00\x01\x04\x08\x04\x08\x00", 12)));
   std::string name, error;
   EXPECT_FALSE(engine_.load_library("#!lua name=x\n\x1bLua", false, &name, &error));
+}
+
+TEST(CompileChunk, RefusesHugeChunksWithoutReadingThem) {
+  lua_State* L = luaL_newstate();
+  // The length is checked before any byte is read, so a short buffer stands for a huge one.
+  EXPECT_EQ(LUA_ERRSYNTAX, compile_chunk(L, "x", kScriptMaxBytes + 1, "=t"));
+  EXPECT_STREQ("chunk too large", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  EXPECT_EQ(0, compile_chunk(L, "return 1", 8, "=t"));
+  lua_close(L);
 }
 
 TEST_F(LuaSandboxTest, SettingsAScriptChangesAreBackForTheNextScript) {
