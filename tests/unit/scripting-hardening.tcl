@@ -583,6 +583,41 @@ test "Patterns deep enough to overflow the C stack are refused (Keel only)" {
     assert_equal {too many captures} [pcall_error {string.gsub, 'a', string.rep('(', 1001), ''}]
 }
 
+test "A busy loop inside a coroutine or a pcall is still stopped by SCRIPT KILL" {
+    r config set busy-reply-threshold 50
+    set rd [redis_deferring_client]
+    set other [redis_client]
+    foreach body {
+        {local co = coroutine.wrap(function() while true do end end) co()}
+        {local co = coroutine.wrap(function() while true do pcall(function() while true do end end) end end) co()}
+        {local f = load(function() while true do end end)}
+    } {
+        $rd eval $body 0
+        wait_for_condition 100 20 {
+            [catch {$other ping} e] && [string match {BUSY*} $e]
+        } {
+            fail "the script never made the server busy"
+        }
+        assert_equal OK [$other script kill]
+        assert_error {ERR Script killed by user with SCRIPT KILL...*} {$rd read}
+        assert_equal PONG [$other ping]
+    }
+    $rd close
+    $other close
+    r config set busy-reply-threshold 5000
+}
+
+# ---- CVE-2025-67733: CR/LF in error and status replies ----------------------------------------------
+
+test "CVE-2025-67733: error and status texts cannot inject protocol lines" {
+    assert_error "ERR x  +OK" {r eval {return redis.error_reply('x\r\n+OK')} 0}
+    assert_error "ERR x  +OK" {r eval {return {err = 'ERR x\r\n+OK'}} 0}
+    assert_equal {x  +OK} [r eval {return redis.status_reply('x\r\n+OK')} 0]
+    assert_equal {a b} [r eval {return {ok = 'a\nb'}} 0]
+    assert_error "ERR user_script:1: a b script*" {r eval {error('a\nb')} 0}
+    alive
+}
+
 # ---- CVE-2021-32672: the Lua debugger -------------------------------------------------------------
 
 test "CVE-2021-32672: there is no Lua debugger to attack" {
