@@ -40,6 +40,8 @@ extern "C" {
 #include <cstring>
 #include <string>
 
+#include "scripting/lua_sandbox.h"
+
 namespace keel {
 namespace {
 
@@ -191,7 +193,18 @@ void encode_table(lua_State* L, std::string& out, int idx, int level) {
   if (g_resolve_table != nullptr) lua_pop(L, 1);
 }
 
+// The output may not pass kScriptMaxBytes: a table holding the same subtable twice per level
+// is 2^16 copies at the nesting limit, and strings over 4 GB have no str32 length (the
+// reference library's size arithmetic overflows there, CVE-2022-24834). Checked before every
+// value, and before a string is appended. Raising is safe: out is the file-level scratch.
+void check_output(lua_State* L, const std::string& out, size_t more) {
+  if (out.size() > kScriptMaxBytes || more > kScriptMaxBytes - out.size()) {
+    luaL_error(L, "MessagePack output larger than 512 MB");
+  }
+}
+
 void encode_value(lua_State* L, std::string& out, int idx, int level) {
+  check_output(L, out, 0);
   switch (lua_type(L, idx)) {
     case LUA_TBOOLEAN:
       out.push_back(static_cast<char>(lua_toboolean(L, idx) ? 0xc3 : 0xc2));
@@ -202,6 +215,7 @@ void encode_value(lua_State* L, std::string& out, int idx, int level) {
     case LUA_TSTRING: {
       size_t len = 0;
       const char* s = lua_tolstring(L, idx, &len);
+      check_output(L, out, len + 5);
       encode_string(out, s, len);
       return;
     }
@@ -481,6 +495,10 @@ void set_string_field(lua_State* L, const char* name, const char* value) {
 }  // namespace
 
 void set_cmsgpack_table_resolver(TableResolver resolve) { g_resolve_table = resolve; }
+
+void trim_cmsgpack_scratch() {
+  if (scratch().capacity() > kScratchKeep) std::string().swap(scratch());
+}
 
 void push_cmsgpack_library(lua_State* L) {
   lua_createtable(L, 0, 8);

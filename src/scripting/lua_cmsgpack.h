@@ -18,4 +18,8 @@ void push_cmsgpack_library(lua_State* L);
 using TableResolver = void (*)(lua_State* L, int idx);
 void set_cmsgpack_table_resolver(TableResolver resolve);
 
+// Releases the encoder's scratch buffer if a pack left it large (one that failed half-way,
+// e.g. on the output limit, cannot release it itself). The engine calls it after each script.
+void trim_cmsgpack_scratch();
+
 }  // namespace keel

@@ -26,6 +26,7 @@ int luaopen_bit(lua_State* L);
 #include "base/numbers.h"
 #include "base/time.h"
 #include "scripting/lua_cmsgpack.h"
+#include "scripting/lua_sandbox.h"
 #include "scripting/lua_struct.h"
 #include "scripting/lua_value.h"
 
@@ -62,7 +63,11 @@ constexpr const char* kRedisVersion = "7.4.0";
 constexpr int kRedisVersionNum = 0x070400;
 
 // Registry keys (addresses of these statics are unique light userdata keys).
-char kProxiesKey;  // weak-keyed table: readonly proxy -> its backing table
+char kProxiesKey;     // weak-keyed table: readonly proxy -> its backing table
+char kProxyMetaKey;   // weak-keyed table: readonly proxy -> what getmetatable(proxy) returns
+char kChunkNamesKey;  // the chunk names the engine compiles with, kept alive (see open())
+constexpr const char* kScriptChunkName = "@user_script";
+constexpr const char* kFunctionChunkName = "@user_function";
 
 // ---- rand48 (math.random / math.randomseed) ----------------------------------------------------
 // Redis replaces Lua's math.random with the 48-bit linear congruential generator of the POSIX
@@ -220,6 +225,55 @@ int sandbox_rawset(lua_State* L) {
   return 1;
 }
 
+// getmetatable(v): Lua's, except for readonly proxies, whose own metatable is the proxy
+// machinery. For the globals proxy it returns a readonly view of {__index = <the function that
+// raises "nonexistent global variable">} (what Redis shows); for library proxies nil (as Redis).
+// The string metatable needs nothing here: its __metatable field is a readonly view (open()).
+int sandbox_getmetatable(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (lua_istable(L, 1) && is_proxy(L, 1)) {
+    lua_pushlightuserdata(L, &kProxyMetaKey);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, 1);
+    lua_rawget(L, -2);
+    return 1;
+  }
+  if (!lua_getmetatable(L, 1)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  luaL_getmetafield(L, 1, "__metatable");
+  return 1;  // the __metatable field if there is one, else the metatable
+}
+
+// setmetatable(t, mt): Lua's, except that a readonly proxy (the globals, a library table, the
+// string metatable's view) answers Redis's "Attempt to modify a readonly table".
+int sandbox_setmetatable(lua_State* L) {
+  const int t = lua_type(L, 2);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argcheck(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table expected");
+  if (is_proxy(L, 1)) {
+    lua_pushliteral(L, "Attempt to modify a readonly table");
+    return lua_error(L);
+  }
+  if (luaL_getmetafield(L, 1, "__metatable")) return luaL_error(L, "cannot change a protected metatable");
+  lua_settop(L, 2);
+  lua_setmetatable(L, 1);
+  return 1;
+}
+
+// table.insert writes with raw sets, past a proxy's __newindex: table.insert(string, x) would
+// add x to the proxy every later script reads through. (table.remove and table.sort write
+// nothing to a proxy: its own part is always empty, so its length is 0.)
+lua_CFunction g_table_insert;
+int guarded_table_insert(lua_State* L) {
+  if (lua_istable(L, 1) && is_proxy(L, 1)) {
+    lua_pushliteral(L, "Attempt to modify a readonly table");
+    return lua_error(L);
+  }
+  return g_table_insert(L);
+}
+
 // Lua's pcall, except that a caught error table {err = "..."} (what redis.call and the redis.*
 // helpers raise) is returned as its err string, as in Redis: scripts written for older versions
 // expect a string there.
@@ -230,13 +284,19 @@ int sandbox_pcall(lua_State* L) {
     return 2;
   }
   const int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  // Out of memory (the heap limit): what the failed call built is garbage now, but nothing
+  // collects it before the next allocations fail too. Collect it all here.
+  if (status == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
   if (status == 0) {
+    // The results may fill the C function's stack allowance; true needs one more slot.
+    if (!lua_checkstack(L, 1)) return luaL_error(L, "too many results to return");
     lua_pushboolean(L, 1);
     lua_insert(L, 1);
     return lua_gettop(L);
   }
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "err");
+  if (lua_istable(L, -1)) {  // raw: the table may be the script's, with metamethods
+    lua_pushliteral(L, "err");
+    lua_rawget(L, -2);
     if (lua_isstring(L, -1)) {
       lua_replace(L, -2);
     } else {
@@ -264,8 +324,19 @@ int raise_error(lua_State* L, const char* msg) {
 
 // The message handler of every protected call: turns a string error into {err = "ERR " .. msg}
 // and records where the error happened (source, line) for the "script: ..., on @src:N." suffix.
+//
+// The reply is built in a new table even when the script raised a table: writing source/line
+// into the script's own table could run its __newindex, or (error(string)) add fields to a
+// readonly library proxy that every later script would see. Only err is taken from it, raw.
 int error_handler(lua_State* L) {
-  if (!lua_istable(L, 1)) {
+  if (lua_istable(L, 1)) {
+    lua_createtable(L, 0, 3);
+    lua_pushliteral(L, "err");
+    lua_pushliteral(L, "err");
+    lua_rawget(L, 1);
+    lua_rawset(L, -3);
+    lua_replace(L, 1);
+  } else {
     const char* s = lua_tostring(L, 1);
     lua_pushstring(L, "ERR ");
     if (s) {
@@ -284,10 +355,12 @@ int error_handler(lua_State* L) {
   bool found = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
   if (found && strcmp(ar.what, "C") == 0) found = lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar);
   if (found && strcmp(ar.what, "C") != 0) {
+    lua_pushliteral(L, "source");
     lua_pushstring(L, ar.source);
-    lua_setfield(L, 1, "source");
+    lua_rawset(L, 1);
+    lua_pushliteral(L, "line");
     lua_pushinteger(L, ar.currentline);
-    lua_setfield(L, 1, "line");
+    lua_rawset(L, 1);
   }
   return 1;
 }
@@ -358,15 +431,6 @@ LuaEngine* engine_of(lua_State* L) {
   return static_cast<LuaEngine*>(ud);
 }
 
-int64_t g_lua_memory = 0;
-void* lua_alloc(void*, void* ptr, size_t osize, size_t nsize) {
-  g_lua_memory += static_cast<int64_t>(nsize) - static_cast<int64_t>(ptr ? osize : 0);
-  if (nsize == 0) {
-    free(ptr);
-    return nullptr;
-  }
-  return realloc(ptr, nsize);
-}
 
 int at_panic(lua_State* L) {
   const char* msg = lua_tostring(L, -1);
@@ -378,6 +442,30 @@ int at_panic(lua_State* L) {
 
 // The C functions Lua calls; a struct so they can reach LuaEngine's private state.
 struct LuaEngine::Protected {
+  // The state's allocator. While a script or a library's code runs, the state may not grow
+  // more than ScriptingOptions::lua_heap_limit past what it held when the run began (so cached
+  // scripts and libraries do not count against it); past that an allocation fails, which Lua
+  // raises as "not enough memory" inside the script's protected call. string.rep, gsub,
+  // table.concat, huge tables cannot take the server's memory. Shrinking and freeing always
+  // succeed (Lua relies on that), and outside a run nothing is refused (heap_cap_ 0): an
+  // error there would be unprotected.
+  static void* alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
+    LuaEngine* e = static_cast<LuaEngine*>(ud);
+    const size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+      free(ptr);
+      e->heap_bytes_ -= old;
+      return nullptr;
+    }
+    if (nsize > old && e->heap_cap_ != 0 && e->heap_bytes_ + (nsize - old) > e->heap_cap_) {
+      return nullptr;
+    }
+    void* p = realloc(ptr, nsize);
+    if (p == nullptr) return nullptr;
+    e->heap_bytes_ = e->heap_bytes_ - old + nsize;
+    return p;
+  }
+
   static int call(lua_State* L) { return generic_call(L, true); }
   static int pcall(lua_State* L) { return generic_call(L, false); }
 
@@ -491,19 +579,19 @@ struct LuaEngine::Protected {
     const int level = static_cast<int>(lua_tonumber(L, 1));
     if (level < 0 || level > 3) return raise_error(L, "ERR Invalid debug level.");
     if (!log_enabled(static_cast<LogLevel>(level))) return 0;
-    // Concatenate the message in Lua (no C++ string alive if this raises).
-    int parts = 0;
+    // Concatenate the message in a luaL_Buffer (no C++ string alive if this raises; a few
+    // stack slots whatever the argument count, so thousands of arguments cannot overflow it).
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    bool first = true;
     for (int i = 2; i <= argc; i++) {
       if (!lua_isstring(L, i)) continue;
-      if (parts > 0) {
-        lua_pushliteral(L, " ");
-        parts++;
-      }
+      if (!first) luaL_addchar(&b, ' ');
+      first = false;
       lua_pushvalue(L, i);
-      parts++;
+      luaL_addvalue(&b);
     }
-    if (parts == 0) lua_pushliteral(L, "");
-    else lua_concat(L, parts);
+    luaL_pushresult(&b);
     log_raw(static_cast<LogLevel>(level), "%s", lua_tostring(L, -1));
     return 0;
   }
@@ -645,7 +733,13 @@ LuaEngine::LuaEngine(Kind kind) : kind_(kind) { open(); }
 LuaEngine::~LuaEngine() { close(); }
 
 void LuaEngine::close() {
-  if (L_) lua_close(L_);
+  if (L_) {
+    // A full collection first, with the collector in its normal mode, so lua_close does not
+    // inherit whatever state scripts left it in (CVE-2024-46981, SCRIPT FLUSH).
+    restore_library_state(L_);
+    lua_gc(L_, LUA_GCCOLLECT, 0);
+    lua_close(L_);
+  }
   L_ = nullptr;
 }
 
@@ -682,16 +776,29 @@ void open_lib(lua_State* L, lua_CFunction f, const char* name) {
 }  // namespace
 
 void LuaEngine::open() {
-  L_ = lua_newstate(lua_alloc, this);
+  heap_bytes_ = 0;
+  L_ = lua_newstate(Protected::alloc, this);
   lua_atpanic(L_, at_panic);
   lua_State* L = L_;
   // Everything below runs unprotected at start-up; it only fails on out-of-memory (panic).
-  lua_pushlightuserdata(L, &kProxiesKey);
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  for (char* key : {&kProxiesKey, &kProxyMetaKey}) {
+    lua_pushlightuserdata(L, key);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+  }
+  // The parser keeps the chunk name as a string object it does not anchor (CVE-2025-49844:
+  // a collection during parsing could free it). Strings are interned, so holding these here
+  // keeps the very objects luaL_loadbuffer looks up alive for the state's whole life.
+  lua_pushlightuserdata(L, &kChunkNamesKey);
+  lua_createtable(L, 2, 0);
+  lua_pushstring(L, kScriptChunkName);
+  lua_rawseti(L, -2, 1);
+  lua_pushstring(L, kFunctionChunkName);
+  lua_rawseti(L, -2, 2);
   lua_rawset(L, LUA_REGISTRYINDEX);
 
   open_lib(L, luaopen_base, "");
@@ -732,6 +839,15 @@ void LuaEngine::open() {
   set_cfunction(L, G, "rawget", sandbox_rawget);
   set_cfunction(L, G, "rawset", sandbox_rawset);
   set_cfunction(L, G, "pcall", sandbox_pcall);
+  set_cfunction(L, G, "getmetatable", sandbox_getmetatable);
+  set_cfunction(L, G, "setmetatable", sandbox_setmetatable);
+  lua_getglobal(L, "table");
+  lua_getfield(L, -1, "insert");
+  g_table_insert = lua_tocfunction(L, -1);
+  lua_pop(L, 1);
+  set_cfunction(L, lua_gettop(L), "insert", guarded_table_insert);
+  lua_pop(L, 1);
+  install_library_guards(L);  // lua_sandbox.cc: unpack, load, bit.tohex, cjson, ...
 
   // The redis table.
   lua_newtable(L);
@@ -770,6 +886,19 @@ void LuaEngine::open() {
     lua_pop(L, 1);
   }
 
+  // The string metatable is shared by every string of every script. Its __metatable field
+  // makes getmetatable('') return a readonly view {__index = <the string library proxy>}
+  // instead of the table itself (CVE-2025-46818). The VM keeps reading the real one.
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  const int string_meta = lua_gettop(L);
+  lua_createtable(L, 0, 1);
+  lua_getglobal(L, "string");
+  lua_setfield(L, -2, "__index");
+  push_proxy(L, -1, false);
+  lua_setfield(L, string_meta, "__metatable");
+  lua_pop(L, 3);
+
   // The globals: the real table stays reachable from the registry; scripts see a strict proxy.
   lua_pushvalue(L, G);
   const int real = lua_gettop(L);
@@ -778,6 +907,18 @@ void LuaEngine::open() {
   push_proxy(L, real, true, &globals_index_ref_);
   lua_pushvalue(L, -1);
   lua_setfield(L, real, "_G");
+  // What getmetatable(_G) shows: a readonly {__index = <the strict reader>}, as in Redis.
+  const int globals_proxy = lua_gettop(L);
+  lua_pushlightuserdata(L, &kProxyMetaKey);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_pushvalue(L, globals_proxy);
+  lua_createtable(L, 0, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, globals_index_ref_);
+  lua_setfield(L, -2, "__index");
+  push_proxy(L, -1, false);
+  lua_replace(L, -2);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
 
   if (kind_ == Kind::kFunction) {
     // What library code sees while FUNCTION LOAD runs it: redis.register_function, redis.log,
@@ -864,7 +1005,7 @@ const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha
     }
   }
   const std::string code = code_for_lua(body);
-  if (luaL_loadbuffer(L_, code.data(), code.size(), "@user_script") != 0) {
+  if (compile_chunk(L_, code.data(), code.size(), kScriptChunkName) != 0) {
     *error = compile_error("ERR Error compiling script (new function): ");
     return nullptr;
   }
@@ -934,7 +1075,7 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
     return false;
   }
   const std::string lua_code = code_for_lua(code);
-  if (luaL_loadbuffer(L_, lua_code.data(), lua_code.size(), "@user_function") != 0) {
+  if (compile_chunk(L_, lua_code.data(), lua_code.size(), kFunctionChunkName) != 0) {
     *error = compile_error("ERR Error compiling function: ");
     return false;
   }
@@ -950,9 +1091,13 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
   loading_ = &pending;
   load_deadline_us_ = monotonic_us() + kLoadTimeoutUs;
   lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
+  heap_cap_ = heap_cap_for_run();
   const int rc = lua_pcall(L, 0, 0, -2);
+  heap_cap_ = 0;
+  if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);  // free what the code built
   lua_sethook(L, nullptr, 0, 0);
   loading_ = nullptr;
+  restore_library_state(L);
   lua_rawgeti(L, LUA_REGISTRYINDEX, globals_index_ref_);
   lua_rawgeti(L, LUA_REGISTRYINDEX, runtime_globals_ref_);
   lua_setupvalue(L, -2, 1);
@@ -963,7 +1108,8 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
   if (rc != 0) {
     std::string msg = "ERR Error registering functions: ";
     if (lua_istable(L, -1)) {
-      lua_getfield(L, -1, "err");
+      lua_pushliteral(L, "err");
+      lua_rawget(L, -2);
       const char* e = lua_tostring(L, -1);
       sanitize_into(msg, e ? e : "unknown error");
       lua_pop(L, 1);
@@ -1004,6 +1150,12 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
 
 // ---- Running ---------------------------------------------------------------------------------------
 
+size_t LuaEngine::heap_cap_for_run() const {
+  const int64_t limit = scripting_options().lua_heap_limit;
+  if (limit <= 0) return 0;
+  return heap_bytes_ + static_cast<size_t>(limit);
+}
+
 void LuaEngine::run(int ref, std::span<const std::string_view> keys,
                     std::span<const std::string_view> args, std::string_view name, ScriptHost& host,
                     ReplyWriter& w) {
@@ -1034,20 +1186,29 @@ void LuaEngine::run(int ref, std::span<const std::string_view> keys,
     nargs = 2;
   }
   lua_sethook(L, Protected::hook, LUA_MASKCOUNT, kHookInstructions);
+  heap_cap_ = heap_cap_for_run();
   const int rc = lua_pcall(L, nargs, 1, 1);
+  heap_cap_ = 0;
+  // A script stopped by the heap limit leaves up to the whole limit in garbage; collect it
+  // now (uncapped), or the next scripts would fail before the collector catches up.
+  if (rc == LUA_ERRMEM) lua_gc(L, LUA_GCCOLLECT, 0);
   lua_sethook(L, nullptr, 0, 0);
   host_ = nullptr;
   if (rc == 0) {
     write_lua_value(L, -1, resp_, w);
   } else {
+    // Raw reads: no metamethod may run here, outside any protected call.
     std::string msg;
     if (lua_istable(L, -1)) {
-      lua_getfield(L, -1, "err");
+      lua_pushliteral(L, "err");
+      lua_rawget(L, -2);
       const char* e = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : nullptr;
       sanitize_into(msg, e ? e : "ERR unknown error");
       lua_pop(L, 1);
-      lua_getfield(L, -1, "source");
-      lua_getfield(L, -2, "line");
+      lua_pushliteral(L, "source");
+      lua_rawget(L, -2);
+      lua_pushliteral(L, "line");
+      lua_rawget(L, -3);
       msg += " script: ";
       msg.append(name);
       if (lua_isstring(L, -2) && lua_isnumber(L, -1)) {
@@ -1076,6 +1237,8 @@ void LuaEngine::run(int ref, std::span<const std::string_view> keys,
     lua_setfield(L, -2, "ARGV");
     lua_pop(L, 1);
   }
+  restore_library_state(L);
+  trim_cmsgpack_scratch();
 }
 
 }  // namespace keel

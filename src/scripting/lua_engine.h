@@ -23,6 +23,10 @@ namespace keel {
 // Options other layers fill in (server/config.cc points busy-reply-threshold here).
 struct ScriptingOptions {
   int64_t busy_reply_threshold = 5000;  // ms; alias lua-time-limit
+  // Bytes a script (or a library's load-time code) may add to its Lua state's heap; past it
+  // an allocation fails with Lua's "not enough memory" error. 0: no limit. Redis has no such
+  // limit; Keel keeps a script from taking the machine's memory (README "Hardening").
+  int64_t lua_heap_limit = int64_t{1} << 30;
 };
 ScriptingOptions& scripting_options();
 
@@ -121,6 +125,7 @@ class LuaEngine {
   void close();
   void build_sandbox();
   std::string compile_error(const char* what);
+  size_t heap_cap_for_run() const;  // heap_bytes_ + lua_heap_limit, or 0 without a limit
 
   Kind kind_;
   lua_State* L_ = nullptr;
@@ -143,6 +148,8 @@ class LuaEngine {
   // FUNCTION LOAD in progress: functions registered so far.
   std::vector<Function>* loading_ = nullptr;
   int64_t load_deadline_us_ = 0;
+  size_t heap_bytes_ = 0;      // what the Lua state holds (its allocator counts)
+  size_t heap_cap_ = 0;        // during a run: heap_bytes_ may not grow past it (0: no cap)
   int globals_index_ref_ = 0;  // the C closure behind _G's __index (backing table switched)
   int runtime_globals_ref_ = 0;
   int load_globals_ref_ = 0;

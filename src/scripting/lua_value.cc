@@ -2,6 +2,7 @@
 #include "scripting/lua_value.h"
 
 extern "C" {
+#include <lauxlib.h>
 #include <lua.h>
 }
 
@@ -9,6 +10,8 @@ extern "C" {
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "scripting/lua_sandbox.h"
 
 namespace keel {
 namespace {
@@ -59,6 +62,19 @@ void write_text_reply(ReplyWriter& w, bool error, const char* s, size_t len) {
   error ? w.error(clean) : w.simple(clean);
 }
 
+// A reply in progress: where it started in the output buffer, so one that grows past
+// kScriptMaxBytes can be taken back. A table that holds the same subtable twice, 40 levels
+// deep, is 2^40 elements: without the check the server writes until memory runs out.
+struct ReplyLimit {
+  size_t start = 0;
+  bool over = false;
+  bool check(ReplyWriter& w) {
+    if (!over && w.buffer() != nullptr && w.buffer()->size() - start > kScriptMaxBytes) over = true;
+    return over;
+  }
+};
+ReplyLimit* g_limit = nullptr;  // the reply write_lua_value is writing
+
 void write_value(lua_State* L, int idx, int resp, ReplyWriter& w, int depth);
 
 void write_table(lua_State* L, int t, int resp, ReplyWriter& w, int depth) {
@@ -97,6 +113,10 @@ void write_table(lua_State* L, int t, int resp, ReplyWriter& w, int depth) {
     w.map(n);
     lua_pushnil(L);
     while (lua_next(L, m)) {
+      if (g_limit->check(w)) {
+        lua_pop(L, 2);
+        break;
+      }
       write_value(L, -2, resp, w, depth + 1);
       write_value(L, -1, resp, w, depth + 1);
       lua_pop(L, 1);
@@ -111,6 +131,10 @@ void write_table(lua_State* L, int t, int resp, ReplyWriter& w, int depth) {
     w.set(n);
     lua_pushnil(L);
     while (lua_next(L, m)) {
+      if (g_limit->check(w)) {
+        lua_pop(L, 2);
+        break;
+      }
       write_value(L, -2, resp, w, depth + 1);
       lua_pop(L, 1);
     }
@@ -140,7 +164,7 @@ void write_table(lua_State* L, int t, int resp, ReplyWriter& w, int depth) {
     n++;
   }
   w.array(n);
-  for (size_t i = 1; i <= n; i++) {
+  for (size_t i = 1; i <= n && !g_limit->check(w); i++) {
     lua_rawgeti(L, t, static_cast<int>(i));
     write_value(L, -1, resp, w, depth + 1);
     lua_pop(L, 1);
@@ -180,12 +204,22 @@ void write_value(lua_State* L, int idx, int resp, ReplyWriter& w, int depth) {
 }  // namespace
 
 void write_lua_value(lua_State* L, int idx, int script_resp, ReplyWriter& w) {
+  ReplyLimit limit;
+  limit.start = w.buffer() != nullptr ? w.buffer()->size() : 0;
+  g_limit = &limit;
   write_value(L, idx, script_resp, w, 0);
+  g_limit = nullptr;
+  if (limit.over) {  // take the partial reply back; the client gets one error instead
+    w.buffer()->resize(limit.start);
+    w.error("ERR reply of the script is larger than 512 MB");
+  }
 }
 
 void push_resp_value(lua_State* L, const char*& p, const char* end) {
   if (p >= end) return lua_pushboolean(L, 0);
-  lua_checkstack(L, 8);
+  // Each nesting level keeps its table on the stack: raise (never write past the stack) when a
+  // reply nests deeper than the C function's stack allowance (CVE-2021-32626).
+  luaL_checkstack(L, 8, "reached lua stack limit");
   const char type = *p++;
   switch (type) {
     case '+':
