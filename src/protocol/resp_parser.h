@@ -33,6 +33,9 @@ class RequestParser {
   // Parses one command from data[pos, len). kCommand: args() holds it and pos is advanced past
   // it. kNeedMore: everything consumed so far is remembered; call again with more data.
   // kError: error() has the Redis text ("Protocol error: ..."); the connection must be closed.
+  // The error is sticky: every later call returns kError again and consumes nothing, so input
+  // that arrives before the close is never parsed (an inline line refused as too big must not
+  // run once its newline shows up).
   // `authenticated` false applies Redis's tighter limits for clients that did not AUTH yet.
   Result parse(char* data, size_t len, size_t& pos, bool authenticated = true);
   const std::vector<ArgSpan>& args() const { return args_; }
@@ -41,10 +44,10 @@ class RequestParser {
   void rebase(size_t delta);
   // Bytes the current partial command still needs at least (to size the next read).
   size_t bytes_wanted() const;
-  bool in_command() const { return state_ != State::kIdle; }
+  bool in_command() const { return state_ != State::kIdle && state_ != State::kError; }
 
  private:
-  enum class State { kIdle, kCount, kBulkLen, kBulkData };
+  enum class State { kIdle, kCount, kBulkLen, kBulkData, kError };
   Result parse_inline(char* data, size_t len, size_t& pos);
   Result fail(std::string_view msg);
 
