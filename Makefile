@@ -18,7 +18,8 @@ SERVER    := src/keel-server
 UNIT      := $(BUILD)/keel-unit
 LOADGEN   := $(BUILD)/keel-loadgen
 
-.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers check-codegen clean
+.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
+        fuzz fuzz-deps fuzz-build fuzz-seeds
 all: $(SERVER)
 
 deps:
@@ -57,12 +58,14 @@ test-unit: $(UNIT)
 test-tcl: $(SERVER)
 	tclsh tests/runtest --server ./$(SERVER) $(TCL_ARGS)
 
-# The one command CI and the README use: install, build, layer check, unit tests, Tcl suite.
+# The one command CI and the README use: install, build, layer check, unit tests, fuzz seed
+# replay, Tcl suite.
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN) $(FUZZ_SEED_BINS)
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-codegen
 	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory fuzz-seeds
 	@$(MAKE) --no-print-directory test-tcl
 
 bench: deps $(SERVER) $(LOADGEN)
@@ -79,7 +82,73 @@ test-asan: asan
 	ASAN_OPTIONS=detect_leaks=0 ./build-asan/keel-unit --gtest_brief=1
 	ASAN_OPTIONS=detect_leaks=0 tclsh tests/runtest --server ./src/keel-server-asan $(TCL_ARGS)
 
+# Coverage-guided fuzzing with libFuzzer (clang 14 + ASan + UBSan; see tests/fuzz/README.md).
+# `make fuzz` builds every target into build-fuzz/ and runs each for FUZZ_SECONDS with its seed
+# corpus; `make fuzz-<name>` runs one. New inputs go to build-fuzz/corpus/<name>/ (the seeds are
+# copied there first, so nothing is ever written into tests/fuzz/), crashes to
+# build-fuzz/artifacts/<name>/. The library code is built without NDEBUG so KEEL_DCHECKs run.
+FUZZ_CXX      ?= clang++-14
+FUZZ_SECONDS  ?= 60
+FUZZ_ARGS     ?=
+FUZZ_BUILD    := build-fuzz
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CXXFLAGS := -std=c++20 -O1 -g -fno-omit-frame-pointer -Wall -Wextra $(WERROR) \
+                 -DKEEL_NO_JEMALLOC -Isrc -I/usr/include/lua5.1
+FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value
+FUZZ_BASE     := src/base/log.cc src/base/memory.cc src/base/numbers.cc src/base/util_random.cc
+# Library sources (besides FUZZ_BASE) and libraries each target links.
+FUZZ_SRCS_resp_parser   := src/protocol/resp_parser.cc
+FUZZ_SRCS_inline_parser := src/protocol/resp_parser.cc
+FUZZ_SRCS_listpack      := src/ds/listpack.cc
+FUZZ_SRCS_intset        := src/ds/intset.cc
+FUZZ_SRCS_ziplist       := src/ds/ziplist.cc src/ds/listpack.cc
+FUZZ_SRCS_quicklist     := src/ds/quicklist.cc src/ds/listpack.cc
+FUZZ_LIBS_quicklist     := -llzf
+FUZZ_SRCS_glob          := src/base/glob.cc
+FUZZ_SRCS_numbers       :=
+FUZZ_SRCS_lua_value     := src/scripting/lua_value.cc src/protocol/reply_writer.cc
+FUZZ_LIBS_lua_value     := -llua5.1
+
+fuzz-deps:
+	@bash deps/install.sh fuzz
+
+fuzz-build: fuzz-deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+# Library objects: coverage instrumentation without libFuzzer's main.
+$(FUZZ_BUILD)/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+define FUZZ_TARGET_RULES
+$(FUZZ_BUILD)/fuzz_$(1): tests/fuzz/$(1).cc $$(patsubst %.cc,$(FUZZ_BUILD)/obj/%.o,$(FUZZ_BASE) $$(FUZZ_SRCS_$(1)))
+	@mkdir -p $(FUZZ_BUILD)/obj/tests/fuzz
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -MMD -MP -MF $(FUZZ_BUILD)/obj/tests/fuzz/$(1).d \
+	  -o $$@ $$< $$(filter %.o,$$^) $$(FUZZ_LIBS_$(1))
+
+.PHONY: fuzz-$(1)
+fuzz-$(1): fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BUILD)/fuzz_$(1)
+	@bash tests/fuzz/run.sh $(1) $(FUZZ_SECONDS) $(FUZZ_ARGS)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_TARGET_RULES,$(t))))
+
+fuzz: fuzz-build
+	@fail=0; for t in $(FUZZ_TARGETS); do bash tests/fuzz/run.sh $$t $(FUZZ_SECONDS) $(FUZZ_ARGS) || fail=1; done; exit $$fail
+
+# Seed replay without clang (part of `make test`): every target built with $(CXX) against the
+# server's objects and a plain main() (tests/fuzz/standalone_main.cc), run once on each seed.
+FUZZ_SEED_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-seeds/%)
+$(BUILD)/fuzz-seeds/%: tests/fuzz/%.cc $(BUILD)/tests/fuzz/standalone_main.o $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -MMD -MP -MF $@.d -o $@ $< $(BUILD)/tests/fuzz/standalone_main.o \
+	  $(patsubst %.cc,$(BUILD)/%.o,$(FUZZ_BASE) $(FUZZ_SRCS_$*)) $(FUZZ_LIBS_$*) $(LDLIBS)
+
+fuzz-seeds: $(FUZZ_SEED_BINS)
+	@for t in $(FUZZ_TARGETS); do ./$(BUILD)/fuzz-seeds/$$t tests/fuzz/corpus/$$t || exit 1; done
+
 clean:
-	rm -rf build build-asan src/keel-server src/keel-server-asan
+	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan
 
 -include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
+-include $(wildcard $(FUZZ_BUILD)/obj/*/*/*.d $(FUZZ_BUILD)/obj/*/*/*/*.d $(BUILD)/fuzz-seeds/*.d)

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that Keel's build, tests and benchmarks need.
+# `deps/install.sh fuzz` also installs clang 14 and its sanitizer/libFuzzer runtime for
+# `make fuzz` (the other targets, `make test` included, do not need clang).
 # Idempotent: does nothing when everything is present. As root it runs apt-get;
 # otherwise it prints the exact command to run and fails.
 set -euo pipefail
@@ -10,6 +12,9 @@ packages=(
   tcl libgtest-dev
   redis-server redis-tools python3-redis
 )
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

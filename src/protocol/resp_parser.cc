@@ -13,12 +13,13 @@ constinit ProtocolLimits g_protocol_limits;
 
 RequestParser::Result RequestParser::fail(std::string_view msg) {
   error_.assign(msg);
-  state_ = State::kIdle;
+  state_ = State::kError;
+  args_.clear();
   return Result::kError;
 }
 
 void RequestParser::rebase(size_t delta) {
-  if (state_ == State::kIdle) return;
+  if (!in_command()) return;
   scan_ -= delta;
   for (ArgSpan& a : args_) a.off -= delta;
 }
@@ -70,6 +71,9 @@ int hex_value(char c) {
 bool split_inline(char* line, size_t n, size_t base, std::vector<ArgSpan>& out) {
   size_t r = 0, w = 0;
   auto blank = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0' || c == '\v' || c == '\f'; };
+  // Redis ends an unquoted argument only at these: "a\vb" is one argument (blank() above, which
+  // also has \v and \f, separates arguments and must follow a closing quote).
+  auto ends_arg = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0'; };
   for (;;) {
     while (r < n && blank(line[r])) r++;
     if (r >= n) return true;
@@ -113,7 +117,7 @@ bool split_inline(char* line, size_t n, size_t base, std::vector<ArgSpan>& out) 
         } else {
           line[w++] = line[r++];
         }
-      } else if (r >= n || blank(line[r])) {
+      } else if (r >= n || ends_arg(line[r])) {
         done = true;
       } else if (line[r] == '"') {
         in_dq = true;
@@ -158,6 +162,8 @@ RequestParser::Result RequestParser::parse_inline(char* data, size_t len, size_t
 RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, bool authenticated) {
   for (;;) {
     switch (state_) {
+      case State::kError:
+        return Result::kError;
       case State::kIdle: {
         if (pos >= len) return Result::kNeedMore;
         args_.clear();

@@ -33,6 +33,9 @@ class RequestParser {
   // Parses one command from data[pos, len). kCommand: args() holds it and pos is advanced past
   // it. kNeedMore: everything consumed so far is remembered; call again with more data.
   // kError: error() has the Redis text ("Protocol error: ..."); the connection must be closed.
+  // The error is sticky: every later call returns kError again and consumes nothing, so input
+  // that arrives before the close is never parsed (an inline line refused as too big must not
+  // run once its newline shows up).
   // `authenticated` false applies Redis's tighter limits for clients that did not AUTH yet.
   Result parse(char* data, size_t len, size_t& pos, bool authenticated = true);
   const std::vector<ArgSpan>& args() const { return args_; }
@@ -43,10 +46,10 @@ class RequestParser {
   // no bulk is being read: the reader grows the buffer towards it as data arrives, never up
   // front (a length header alone must not allocate, CVE-2021-32675).
   size_t bytes_missing(size_t buffered) const;
-  bool in_command() const { return state_ != State::kIdle; }
+  bool in_command() const { return state_ != State::kIdle && state_ != State::kError; }
 
  private:
-  enum class State { kIdle, kCount, kBulkLen, kBulkData };
+  enum class State { kIdle, kCount, kBulkLen, kBulkData, kError };
   Result parse_inline(char* data, size_t len, size_t& pos);
   Result fail(std::string_view msg);
 

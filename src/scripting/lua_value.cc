@@ -16,14 +16,20 @@ extern "C" {
 namespace keel {
 namespace {
 
-// Reads the decimal number after the type byte up to CRLF.
+// Never moves p past end, so a truncated value cannot make a later read start beyond it.
+inline void skip(const char*& p, const char* end, size_t n) {
+  p = static_cast<size_t>(end - p) >= n ? p + n : end;
+}
+
+// Reads the decimal number after the type byte up to CRLF. Unsigned arithmetic: the magnitude
+// of INT64_MIN (":-9223372036854775808", e.g. DECRBY 0 on such a key) does not fit an int64.
 int64_t read_len(const char*& p, const char* end) {
-  int64_t v = 0;
+  uint64_t v = 0;
   bool neg = false;
   if (p < end && *p == '-') neg = true, p++;
-  while (p < end && *p != '\r') v = v * 10 + (*p++ - '0');
-  p += 2;
-  return neg ? -v : v;
+  while (p < end && *p != '\r') v = v * 10 + static_cast<uint64_t>(*p++ - '0');
+  skip(p, end, 2);
+  return static_cast<int64_t>(neg ? 0 - v : v);
 }
 
 // The line after the type byte (up to CRLF), advancing past it.
@@ -144,10 +150,13 @@ void write_table(lua_State* L, int t, int resp, ReplyWriter& w, int depth) {
     const int v = lua_gettop(L);
     if (field_is(L, v, "format", LUA_TSTRING)) {
       if (field_is(L, v, "string", LUA_TSTRING)) {
-        size_t flen;
-        const char* fmt = lua_tolstring(L, -2, &flen);
+        // RESP3 wants exactly 3 format bytes: Redis takes the format up to its first NUL,
+        // at most 3 bytes, padded with spaces ("a" -> "a  ", "markdown" -> "mar").
+        char fmt[3] = {' ', ' ', ' '};
+        const char* f = lua_tostring(L, -2);
+        for (size_t i = 0; i < 3 && f[i] != '\0'; i++) fmt[i] = f[i];
         const char* s = lua_tolstring(L, -1, &len);
-        w.verbatim({s, len}, {fmt, flen});
+        w.verbatim({s, len}, {fmt, 3});
         return lua_pop(L, 3);
       }
       lua_pop(L, 1);
@@ -236,8 +245,7 @@ void push_resp_value(lua_State* L, const char*& p, const char* end) {
       const size_t len = static_cast<size_t>(n) <= static_cast<size_t>(end - p) ? static_cast<size_t>(n)
                                                                              : static_cast<size_t>(end - p);
       std::string_view s(p, len);
-      p += len + 2;
-      if (p > end) p = end;
+      skip(p, end, len + 2);
       if (type == '!') return push_table_field(L, "err", s);
       if (type == '=') {
         // "fmt:text"
@@ -286,11 +294,11 @@ void push_resp_value(lua_State* L, const char*& p, const char* end) {
       return;
     }
     case '_':
-      p += 2;
+      skip(p, end, 2);
       return lua_pushnil(L);
     case '#': {
       const bool b = p < end && *p == 't';
-      p += 3;
+      skip(p, end, 3);
       return lua_pushboolean(L, b);
     }
     case ',': {

@@ -172,6 +172,30 @@ TEST(GlobTest, PathologicalPatternsAreFast) {
   EXPECT_LT(ms, 1000) << "backtracking blew up";
 }
 
+TEST(GlobTest, LongPatternsNeedNoStack) {
+  // CVE-2024-31228: Redis's recursive matcher could exhaust the stack on long patterns; its fix
+  // caps the nesting at 1000 stars. glob_match is a loop, so length alone costs no stack.
+  // Expectations from redis-server 7.0.15 (KEYS with the pattern against one key).
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(glob_match(std::string(100000, '?'), std::string(100000, 'a')));
+  std::string sets;
+  for (int i = 0; i < 50000; i++) sets += "[a]";
+  EXPECT_TRUE(glob_match(sets, std::string(50000, 'a')));
+  std::string stars;
+  for (int i = 0; i < 100000; i++) stars += "*a";
+  EXPECT_FALSE(glob_match(stars, std::string(200000, 'a')));  // past the 1000-star limit
+  EXPECT_TRUE(glob_match(std::string(1000000, '*'), "abc"));  // one group
+  std::string limit;
+  for (int i = 0; i < 1000; i++) limit += "*a";
+  EXPECT_TRUE(glob_match(limit + std::string(100000, '*'), std::string(1100, 'a')));
+  EXPECT_FALSE(glob_match(std::string(100000, '['), "a"));  // one unclosed set of '['s
+  EXPECT_TRUE(glob_match(std::string(100000, '['), "["));
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  EXPECT_LT(ms, 2000);
+}
+
 TEST(GlobTest, IsLiteral) {
   EXPECT_TRUE(glob_is_literal(""));
   EXPECT_TRUE(glob_is_literal("user:1000"));

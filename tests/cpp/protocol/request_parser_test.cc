@@ -1,0 +1,62 @@
+// RequestParser cases found by the fuzz targets (tests/fuzz/resp_parser.cc, inline_parser.cc):
+// Redis's inline argument rules for \v and \f, and the sticky protocol error.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "protocol/resp_parser.h"
+
+namespace keel {
+namespace {
+
+using Args = std::vector<std::string>;
+
+// Parses one inline command out of `text` (which must end with a newline).
+Args inline_args(std::string text) {
+  RequestParser p;
+  size_t pos = 0;
+  EXPECT_EQ(p.parse(text.data(), text.size(), pos), RequestParser::Result::kCommand);
+  Args out;
+  for (const ArgSpan& a : p.args()) out.emplace_back(text.data() + a.off, a.len);
+  return out;
+}
+
+TEST(RequestParserTest, VerticalTabAndFormFeedInsideInlineArguments) {
+  // redis-server 7.0.15: "ECHO a\vb" replies "$3 a\vb": an unquoted argument ends only at
+  // space, \t, \r, \n (or NUL); \v and \f are blanks only between arguments.
+  EXPECT_EQ(inline_args("ECHO a\vb\fc d\r\n"), (Args{"ECHO", "a\vb\fc", "d"}));
+  EXPECT_EQ(inline_args("\v\fECHO x \v\r\n"), (Args{"ECHO", "x"}));
+  EXPECT_EQ(inline_args("ECHO \"a\"\v'b'\f\r\n"), (Args{"ECHO", "a", "b"}));
+  EXPECT_EQ(inline_args("ECHO a\tb\r\n"), (Args{"ECHO", "a", "b"}));
+}
+
+TEST(RequestParserTest, ProtocolErrorIsSticky) {
+  // 70000 bytes without a newline: "too big inline request". A newline arriving before the
+  // connection is closed must not turn the line into a command.
+  std::string q(70000, 'a');
+  RequestParser p;
+  size_t pos = 0;
+  ASSERT_EQ(p.parse(q.data(), q.size(), pos), RequestParser::Result::kError);
+  EXPECT_EQ(p.error(), "Protocol error: too big inline request");
+  EXPECT_FALSE(p.in_command());
+  q += "\r\nPING\r\n";
+  EXPECT_EQ(p.parse(q.data(), q.size(), pos), RequestParser::Result::kError);
+  EXPECT_EQ(p.error(), "Protocol error: too big inline request");
+  EXPECT_EQ(pos, 0u);
+  EXPECT_TRUE(p.args().empty());
+
+  // The same after a multibulk error in the middle of a command.
+  std::string m = "*2\r\n$4\r\nECHO\r\n+x\r\n";
+  RequestParser p2;
+  pos = 0;
+  ASSERT_EQ(p2.parse(m.data(), m.size(), pos), RequestParser::Result::kError);
+  EXPECT_EQ(p2.error(), "Protocol error: expected '$', got '+'");
+  p2.rebase(0);
+  m += "*1\r\n$4\r\nPING\r\n";
+  EXPECT_EQ(p2.parse(m.data(), m.size(), pos), RequestParser::Result::kError);
+  EXPECT_EQ(pos, 0u);
+}
+
+}  // namespace
+}  // namespace keel
