@@ -1,7 +1,7 @@
 // List encodings and conversions (listpack <-> quicklist) and the element operations of the list
-// commands. The conversion points follow Redis 7.4's t_list.c rules as described in
-// /work/shared/spec/encodings.md section 4: growth is tested before adding with the *raw* byte
-// length of the new elements, shrinking after the removal with the half-limit rule.
+// commands. The conversion points follow Redis 7.4's t_list.c rules: growth is tested before
+// adding with the *raw* byte length of the new elements, shrinking after the removal with the
+// half-limit rule.
 #include "types/list_type.h"
 
 #include <climits>

@@ -1,6 +1,6 @@
 # Exact INFO KEYSIZES text through the generic key paths: DEL/UNLINK, RENAME, MOVE, COPY, EXPIRE
 # in the past, lazy and active expiry (strings only for now). Format per
-# /work/shared/spec/keysizes.md sections 1-2 (Redis 8 line: an empty string counts in bin "0").
+# Redis 8's INFO KEYSIZES (power-of-two bins: an empty string counts in bin "0").
 
 tags {keysizes} {
 

@@ -1,4 +1,4 @@
-# Exact INFO KEYSIZES text through every list path (/work/shared/spec/keysizes.md section 9,
+# Exact INFO KEYSIZES text through every list path (Redis 8's INFO KEYSIZES,
 # scenarios 3 and 9-12, plus the later upstream cases LPOP/LREM emptying a key and UNLINK), run
 # once per encoding (listpack, and quicklist via list-max-listpack-size 1). Label rules: section
 # 1-2. The reference redis-server 7.0 has no KEYSIZES, so these expectations come from the spec.

@@ -1,4 +1,4 @@
-# Exact INFO KEYSIZES text through every set path (/work/shared/spec/keysizes.md section 9,
+# Exact INFO KEYSIZES text through every set path (Redis 8's INFO KEYSIZES,
 # scenario 4, plus the later upstream cases: SPOP with large counts taking the rebuild path,
 # SREM/SMOVE emptying a key, *STORE over existing keys, UNLINK). Label rules: section 1-2.
 

@@ -649,3 +649,29 @@ test "Keyspace events inside EXEC are the same as outside" {
 }
 
 $other close
+
+# Found by tests/fuzz/cmdfuzz.py: Redis answers every rejected EXEC (arity, NOAUTH, subscribed
+# context...) with EXECABORT and discards the transaction state, even outside MULTI.
+test "A rejected EXEC answers EXECABORT even outside MULTI, and forgets the watched keys" {
+    set c [redis_client]
+    assert_error {EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command} {$c exec x}
+    $c del wk
+    $c watch wk
+    assert_error {EXECABORT*} {$c exec x}
+    r set wk changed
+    $c multi
+    $c ping
+    # The watch was dropped by the rejected EXEC: the transaction runs.
+    assert_equal {PONG} [$c exec]
+    $c close
+}
+
+test "EXEC in the RESP2 subscribed context answers EXECABORT" {
+    set c [redis_client]
+    $c subscribe ch
+    catch {$c exec} e
+    assert_match {EXECABORT Transaction discarded because of: Can't execute 'exec': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context} $e
+    catch {$c multi} e
+    assert_match {ERR Can't execute 'multi'*} $e
+    $c close
+}

@@ -1,6 +1,6 @@
 # List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LINDEX LSET LRANGE LTRIM LREM LINSERT
 # LPOS LMOVE RPOPLPUSH LMPOP, in both encodings (listpack, quicklist, quicklist with compression)
-# and across the conversions of /work/shared/spec/encodings.md section 4 (Redis 7.4 rules: the
+# and across the encoding conversions (Redis 7.4 rules: the
 # 7.0 reference reports quicklist for every list). Replies and error texts were checked against
 # redis-server 7.0.15. Blocking commands are in list-blocking.tcl.
 
@@ -512,6 +512,17 @@ test "Random operations match a model (both encodings)" {
         assert_equal $model [r lrange l 0 -1]
     }
     reset_list_limits
+}
+
+# Found by tests/fuzz/cmdfuzz.py: the index was parsed before the key was looked up.
+test "LINDEX looks the key up before parsing the index" {
+    r del nolist str l
+    r set str x
+    assert_equal {} [r lindex nolist abc]
+    assert_error {WRONGTYPE*} {r lindex str abc}
+    r rpush l a
+    assert_error {ERR value is not an integer or out of range} {r lindex l abc}
+    assert_equal a [r lindex l 0]
 }
 
 }

@@ -1,6 +1,6 @@
 # Set commands: SADD SREM SCARD SISMEMBER SMISMEMBER SMEMBERS SRANDMEMBER SPOP SMOVE SINTER
 # SINTERCARD SINTERSTORE SUNION SUNIONSTORE SDIFF SDIFFSTORE SSCAN, in each encoding (intset,
-# listpack, hashtable) and across the conversions of /work/shared/spec/encodings.md section 4
+# listpack, hashtable) and across the encoding conversions
 # (Redis 7.4 rules; the 7.0 reference has no listpack sets). Replies and error texts were
 # checked against redis-server 7.0.15.
 
@@ -795,7 +795,9 @@ test "SSCAN: missing key, bad cursor, bad options" {
     assert_error {ERR invalid cursor} {r sscan s abc}
     assert_error {ERR invalid cursor} {r sscan s 18446744073709551616}
     assert_error {ERR invalid cursor} {r sscan nokey abc}
-    assert_equal {0 {1 2 3}} [r sscan s -1]
+    # Redis 7.4 cursor rules (string2ull): "-1" is invalid, "+5" is a cursor.
+    assert_error {ERR invalid cursor} {r sscan s -1}
+    assert_equal {0 {1 2 3}} [r sscan s +5]
     assert_error {ERR syntax error} {r sscan s 0 count 0}
     assert_error {ERR syntax error} {r sscan s 0 novalues}
     assert_error {ERR syntax error} {r sscan s 0 match}
