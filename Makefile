@@ -77,6 +77,18 @@ test-asan: asan
 	ASAN_OPTIONS=detect_leaks=0 ./build-asan/keel-unit --gtest_brief=1
 	ASAN_OPTIONS=detect_leaks=0 tclsh tests/runtest --server ./src/keel-server-asan $(TCL_ARGS)
 
+# Command-level differential fuzzing against Debian's redis-server (tests/fuzz/cmdfuzz.py, see
+# tests/fuzz/cmdfuzz/README.md). test-cmdfuzz is the bounded run for `make test` (fixed seed,
+# stops after 25 s); fuzz-commands is the long run (1M commands, a random seed, printed).
+# CMDFUZZ_ARGS adds options, e.g. CMDFUZZ_ARGS="--keel ./src/keel-server-asan --count 100000".
+.PHONY: test-cmdfuzz fuzz-commands
+CMDFUZZ_SEED ?= 1
+test-cmdfuzz: $(SERVER)
+	/usr/bin/python3 tests/fuzz/cmdfuzz.py --seed $(CMDFUZZ_SEED) --count 1000000 --seconds 25 $(CMDFUZZ_ARGS)
+
+fuzz-commands: $(SERVER)
+	/usr/bin/python3 tests/fuzz/cmdfuzz.py --count 1000000 --progress 250 $(CMDFUZZ_ARGS)
+
 clean:
 	rm -rf build build-asan src/keel-server src/keel-server-asan
 
