@@ -135,7 +135,14 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   CommandContext cx(s, args, hashes, w, api, *c);
   Session* const pubsub_outer = g_pubsub_exec.current;  // pub/sub messages to s wait for the reply
   g_pubsub_exec.current = &s;
+  // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client, whose
+  // command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
+  const bool no_touch_outer = g_clock.no_touch;
+  if (pubsub_outer == nullptr) {
+    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c->name, "touch") != 0;
+  }
   c->handler(cx);
+  g_clock.no_touch = no_touch_outer;
   g_pubsub_exec.current = pubsub_outer;
   const int64_t end = ustime();
   const int64_t duration = end - start;

@@ -38,7 +38,7 @@ Object* Db::find(const KeyRef& key, int flags) {
     return nullptr;
   }
   if (!(flags & kNoStats)) keyspace_stats().keyspace_hits++;
-  if (!(flags & kNoTouch)) o->set_lru(g_clock.lru_clock);
+  if (!(flags & kNoTouch) && !g_clock.no_touch) o->set_lru(g_clock.lru_clock);
   return o;
 }
 
@@ -51,7 +51,11 @@ Db::Slot Db::find_for_write(const KeyRef& key) {
     slot.obj_ = slot.pos_.entry();
     // The table position is re-found lazily (insert() calls ensure_pos): the caller's key view
     // may point into the object just freed (RANDOMKEY, SCAN), so it must not be read here.
-    if (KEEL_UNLIKELY(expired(slot.obj_))) expire_now(slot);
+    if (KEEL_UNLIKELY(expired(slot.obj_))) {
+      expire_now(slot);
+    } else if (!g_clock.no_touch) {
+      slot.obj_->set_lru(g_clock.lru_clock);
+    }
   }
   return slot;
 }

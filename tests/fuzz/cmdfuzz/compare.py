@@ -190,6 +190,23 @@ def version_sensitive(cmd):
     return False
 
 
+def lookup_differs(cmd):
+    """Allowed differences where one version looks the key up and the other rejects the command
+    first: the lookup has side effects (a "keymiss" keyspace event, lazy expiry), so the runner
+    avoids these while keymiss events are enabled."""
+    name = lname(cmd)
+    cur = _scan_cursor_arg(cmd)
+    if cur is not None and cursor_valid_70(cur) != cursor_valid_74(cur):
+        return True
+    if name in ('zrank', 'zrevrank') and len(cmd) >= 4:
+        return True
+    if name == 'lpos' and str(LLONG_MIN) in cmd:
+        return True
+    if name in ('bitcount', 'bitpos') and len(cmd) > 2:
+        return True
+    return False
+
+
 def allowed(cmd, a, b):
     if lname(cmd) == 'command' and sub(cmd) in ('getkeys', 'getkeysandflags') and \
             version_sensitive(cmd[2:]):
@@ -359,7 +376,10 @@ def check_scan(cmd, a, b, pairs):
 def check_object(cmd, a, b):
     s = sub(cmd)
     if s == 'idletime':
-        return None if int_close(a, b, 2) else 'idletime differs'
+        # Only the reply type: Redis shares the objects of small integers (0..9999) between
+        # keys, so any key holding the same number moves their idle time. Keel's LRU
+        # bookkeeping has its own Tcl tests.
+        return None if a[0] == b[0] else 'idletime reply types differ'
     if s == 'encoding' and a[0] == '$' and b[0] == '$' and a[1] and b[1]:
         ea, eb = a[1], b[1]
         if ea == eb:
