@@ -180,6 +180,8 @@ void cmd_getex(CommandContext& cx) {
   size_t expire_idx = 0;
   if (!parse_string_options(cx, 2, false, &flags, &expire_idx)) return;
   if (flags == 0) return cmd_get(cx);
+  // Redis looks the key up for reading (keymiss event and keyspace stats on a miss).
+  if (!cx.db().find(cx.key(1))) return cx.reply().null();
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   if (!slot) return cx.reply().null();
   if (!cx.check_type(slot.obj(), Type::kString)) return;
