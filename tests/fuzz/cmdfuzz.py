@@ -748,6 +748,15 @@ def encoding_equiv(t, ek, er):
     # element is added. So a skiplist here may be a listpack there, never the reverse.
     if t == 'zset' and ek == b'skiplist' and er == b'listpack':
         return True
+    # Likewise Redis 7.4 HSET/HMSET convert by the number of field/value pairs given
+    # (hashTypeTryConversion presizes for them), duplicates included; 7.0 by the fields added.
+    if t == 'hash' and ek == b'hashtable' and er == b'listpack':
+        return True
+    # And SADD: 7.2+ creates or converts a set by the number of members given (setTypeCreate /
+    # setTypeMaybeConvert with a size hint, duplicates included), so 7.4 may have a listpack or
+    # a hashtable where 7.0 still has an intset.
+    if t == 'set' and ek in (b'listpack', b'hashtable') and er == b'intset':
+        return True
     return False
 
 
