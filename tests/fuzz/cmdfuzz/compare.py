@@ -161,6 +161,12 @@ ALLOW = [
      'OBJECT REFCOUNT from the value (2147483647 for every small integer).',
      lambda c, a, b: lname(c) == 'object' and sub(c) == 'refcount' and
      a == (':', 2147483647) and b == (':', 1)),
+    ('blocked-reprocess',
+     'Redis 7.2 (PR #11012) re-runs a blocked command when one of its keys is fed, so a key '
+     'that meanwhile became another type answers WRONGTYPE; 7.0 serves the fed key instead.',
+     lambda c, a, b: lname(c) in ('blpop', 'brpop', 'blmove', 'brpoplpush', 'blmpop',
+                                  'bzpopmin', 'bzpopmax', 'bzmpop') and
+     is_err(a) and err_text(a).startswith('WRONGTYPE') and not is_err(b)),
     ('client-help',
      'HELP texts list each version\'s subcommands; only the shape (an array) is compared.',
      lambda c, a, b: sub(c) == 'help' and arr(a) is not None and arr(b) is not None),
