@@ -1059,6 +1059,17 @@ def safe(cmd):
         return len(cmd) == 4 and opt is not None and cmd[3].lower() == opt and n < -(2 ** 62 - 1)
     if name in BLOCKING:
         return False
+    if name == 'set':
+        # A past EXAT/PXAT leaves an expired key for each server's own expiry (see gen.py).
+        for i in range(2, len(cmd) - 1):
+            opt = cmd[i].lower()
+            if opt in ('exat', 'pxat'):
+                try:
+                    v = int(cmd[i + 1])
+                except ValueError:
+                    continue
+                if 0 < v < (4000000000 if opt == 'exat' else 4000000000000):
+                    return False
     return True
 
 
