@@ -191,7 +191,7 @@ class Server:
 
     def __init__(self, name, binary, workdir, args=(), env=None):
         self.name = name
-        self.binary = binary
+        self.binary = os.path.abspath(binary) if os.sep in binary else binary
         self.dir = os.path.join(workdir, name)
         os.makedirs(self.dir, exist_ok=True)
         self.args = list(args)
