@@ -117,7 +117,10 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {
     return reject(busy_state().error);
   }
-  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 && !pubsub_allowed_in_context(*c)) {
+  // Redis checks the RESP2 subscribed context when a command arrives (processCommand), not
+  // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run.
+  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 &&
+      !(s.flags & Session::kInExec) && !pubsub_allowed_in_context(*c)) {
     return reject("ERR Can't execute '" + std::string(c->full_name) +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");

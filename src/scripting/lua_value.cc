@@ -15,12 +15,12 @@ namespace {
 
 // Reads the decimal number after the type byte up to CRLF.
 int64_t read_len(const char*& p, const char* end) {
-  int64_t v = 0;
+  uint64_t v = 0;  // unsigned: "-9223372036854775808" (an integer reply) must not overflow
   bool neg = false;
   if (p < end && *p == '-') neg = true, p++;
-  while (p < end && *p != '\r') v = v * 10 + (*p++ - '0');
+  while (p < end && *p != '\r') v = v * 10 + static_cast<uint64_t>(*p++ - '0');
   p += 2;
-  return neg ? -v : v;
+  return static_cast<int64_t>(neg ? 0 - v : v);
 }
 
 // The line after the type byte (up to CRLF), advancing past it.

@@ -675,3 +675,18 @@ test "EXEC in the RESP2 subscribed context answers EXECABORT" {
     assert_match {ERR Can't execute 'multi'*} $e
     $c close
 }
+
+# Found by tests/fuzz/cmdfuzz.py: Redis checks the RESP2 subscribed context when a command
+# arrives, not when EXEC runs the queue.
+test "Commands queued after SUBSCRIBE still run in EXEC" {
+    set c [redis_client]
+    r del ql
+    $c multi
+    $c subscribe ch1
+    $c publish ch2 x
+    $c lpush ql a
+    assert_equal {{subscribe ch1 1} 0 1} [$c exec]
+    assert_equal 1 [r llen ql]
+    $c close
+}
+
