@@ -933,11 +933,14 @@ class Fuzzer:
                          ['SET', k1, 'x'], ['DEL', k1], ['LMOVE', g.k(), k1, 'LEFT', 'LEFT'],
                          ['RENAME', g.k(), k1], ['MULTI'], ['SWAPDB', '0', '1']])
             cmds = [feed] if g.p(0.7) else []
+            tmp = stj.copy()  # the prediction as the batch goes (MULTI, SUBSCRIBE...)
+            for c in cmds:
+                frames_for(tmp, c)
             for _ in range(g.r.randrange(0, 3)):
-                tmp = stj.copy()
-                c = self.gen_cmd(tmp, j)
+                c = self.gen_cmd(tmp.copy(), j)
                 if c[0].lower() == 'spop':
                     continue
+                frames_for(tmp, c)
                 cmds.append(c)
             if cmds and cmds[0] == ['MULTI']:
                 cmds += [['LPUSH', k1, 'a'], ['EXEC']]
