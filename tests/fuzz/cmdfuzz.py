@@ -1087,7 +1087,11 @@ class Runner:
         self.pairs_started += 1
         d = os.path.join(self.workdir, 'p%d' % self.pairs_started)
         p = Pair(self.args, d)
-        p.start()
+        try:
+            p.start()
+        except BaseException:
+            p.stop()
+            raise
         return p
 
     def exec_op(self, p, op):
@@ -1207,6 +1211,9 @@ class Runner:
             failure = f
         except (OSError, ConnClosed, ReplyTimeout) as e:
             failure = p.server_gone('keel', 'op %d' % nops) or Failure('diff', repr(e))
+        except BaseException:
+            p.stop()  # a fuzzer bug or ^C: never leave the two servers running
+            raise
         elapsed = time.monotonic() - start
         rep = p.keel.sanitizer_report()
         p.stop()
