@@ -18,7 +18,7 @@ SERVER    := src/keel-server
 UNIT      := $(BUILD)/keel-unit
 LOADGEN   := $(BUILD)/keel-loadgen
 
-.PHONY: all deps run test test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
+.PHONY: all deps run test test-quick test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
         fuzz fuzz-deps fuzz-build fuzz-seeds
 all: $(SERVER)
 
@@ -59,14 +59,19 @@ test-tcl: $(SERVER)
 	tclsh tests/runtest --server ./$(SERVER) $(TCL_ARGS)
 
 # The one command CI and the README use: install, build, layer check, unit tests, fuzz seed
-# replay, Tcl suite.
-test: deps
+# replay, Tcl suite, a bounded command-fuzz run against redis-server, then all of it again on
+# the ASan + UBSan build (test-asan). `make test-quick` is the same without the ASan half.
+test: test-quick
+	@$(MAKE) --no-print-directory test-asan
+
+test-quick: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN) $(FUZZ_SEED_BINS)
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-codegen
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory fuzz-seeds
 	@$(MAKE) --no-print-directory test-tcl
+	@$(MAKE) --no-print-directory test-cmdfuzz
 
 bench: deps $(SERVER) $(LOADGEN)
 	bash utils/bench/run.sh $(BENCH_ARGS)
@@ -81,6 +86,8 @@ asan:
 test-asan: asan
 	ASAN_OPTIONS=detect_leaks=0 ./build-asan/keel-unit --gtest_brief=1
 	ASAN_OPTIONS=detect_leaks=0 tclsh tests/runtest --server ./src/keel-server-asan $(TCL_ARGS)
+	ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 tests/fuzz/cmdfuzz.py --keel ./src/keel-server-asan \
+	  --seed $(CMDFUZZ_SEED) --count 1000000 --seconds 25 $(CMDFUZZ_ARGS)
 
 # Coverage-guided fuzzing with libFuzzer (clang 14 + ASan + UBSan; see tests/fuzz/README.md).
 # `make fuzz` builds every target into build-fuzz/ and runs each for FUZZ_SECONDS with its seed
@@ -146,6 +153,18 @@ $(BUILD)/fuzz-seeds/%: tests/fuzz/%.cc $(BUILD)/tests/fuzz/standalone_main.o $(O
 
 fuzz-seeds: $(FUZZ_SEED_BINS)
 	@for t in $(FUZZ_TARGETS); do ./$(BUILD)/fuzz-seeds/$$t tests/fuzz/corpus/$$t || exit 1; done
+
+# Command-level differential fuzzing against Debian's redis-server (tests/fuzz/cmdfuzz.py, see
+# tests/fuzz/cmdfuzz/README.md). test-cmdfuzz is the bounded run for `make test` (fixed seed,
+# stops after 25 s); fuzz-commands is the long run (1M commands, a random seed, printed).
+# CMDFUZZ_ARGS adds options, e.g. CMDFUZZ_ARGS="--keel ./src/keel-server-asan --count 100000".
+.PHONY: test-cmdfuzz fuzz-commands
+CMDFUZZ_SEED ?= 1
+test-cmdfuzz: $(SERVER)
+	/usr/bin/python3 tests/fuzz/cmdfuzz.py --seed $(CMDFUZZ_SEED) --count 1000000 --seconds 25 $(CMDFUZZ_ARGS)
+
+fuzz-commands: $(SERVER)
+	/usr/bin/python3 tests/fuzz/cmdfuzz.py --count 1000000 --progress 250 $(CMDFUZZ_ARGS)
 
 clean:
 	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan

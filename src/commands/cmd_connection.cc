@@ -237,8 +237,7 @@ void cmd_client_unblock(CommandContext& cx) {
     return cx.reply().error("ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. "
                             "Try CLIENT HELP.");
   }
-  int64_t id;
-  if (!cx.int_arg(2, &id)) return;
+  // Redis reads the reason before the id: "CLIENT UNBLOCK abc bad" is a reason error.
   bool error = false;
   if (cx.argc() == 4) {
     if (cx.is_arg(3, "error")) {
@@ -247,6 +246,8 @@ void cmd_client_unblock(CommandContext& cx) {
       return cx.reply().error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
     }
   }
+  int64_t id;
+  if (!cx.int_arg(2, &id)) return;
   cx.reply().integer(blocking_unblock(static_cast<uint64_t>(id), error, cx.server()) ? 1 : 0);
 }
 

@@ -13,6 +13,7 @@
 #include "base/numbers.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/scan_cursor.h"
 #include "types/hash_type.h"
 
 namespace keel {
@@ -290,25 +291,12 @@ void cmd_hrandfield(CommandContext& cx) {
   HashType::random_distinct(*o, count, emit);
 }
 
-// A SCAN cursor as Redis reads it (strtoul): optional sign ("-1" wraps), no leading space, the
-// whole argument consumed, no overflow.
-bool parse_cursor(std::string_view s, uint64_t* out) {
-  if (!s.empty() && isspace(static_cast<unsigned char>(s[0]))) return false;
-  const std::string buf(s);  // short: no heap allocation for realistic cursors
-  if (buf.size() != std::char_traits<char>::length(buf.c_str())) return false;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = strtoull(buf.c_str(), &end, 10);
-  if (*end != '\0' || errno == ERANGE) return false;
-  *out = v;
-  return true;
-}
 
 // HSCAN key cursor [MATCH pattern] [COUNT count] [NOVALUES] -> [next cursor, [field, value...]].
 // A listpack hash is returned whole with cursor 0; a hashtable walks buckets as SCAN does.
 void cmd_hscan(CommandContext& cx) {
   uint64_t cursor;
-  if (!parse_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
+  if (!parse_scan_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
   const Object* o = cx.db().find(cx.key(1));
   if (!o) {
     cx.reply().array(2);

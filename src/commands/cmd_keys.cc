@@ -14,6 +14,7 @@
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/scan_cursor.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
 
@@ -75,19 +76,6 @@ void cmd_keys(CommandContext& cx) {
   cx.reply().end_deferred_array(token, n);
 }
 
-// Redis parses a SCAN cursor with strtoul: optional sign ("-1" wraps to 2^64-1), no leading
-// space, the whole argument must be consumed, and overflow is an error.
-bool parse_scan_cursor(std::string_view s, uint64_t* out) {
-  if (!s.empty() && isspace(static_cast<unsigned char>(s[0]))) return false;
-  std::string buf(s);  // strtoull needs a terminator; cursors are short
-  if (buf.size() != strlen(buf.c_str())) return false;  // embedded NUL: not fully consumed
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = strtoull(buf.c_str(), &end, 10);
-  if (*end != '\0' || errno == ERANGE) return false;
-  *out = v;
-  return true;
-}
 
 // The Type a SCAN TYPE name designates (case-insensitive); false for an unknown name, which
 // Redis 7.x accepts and matches no key with.
@@ -196,27 +184,11 @@ void rename_generic(CommandContext& cx, bool nx) {
 void cmd_rename(CommandContext& cx) { rename_generic(cx, false); }
 void cmd_renamenx(CommandContext& cx) { rename_generic(cx, true); }
 
-// MOVE/COPY parse their db index as an int (getIntFromObject): a non-number is "not an
-// integer", a number outside 0..databases-1 is "DB index is out of range".
-bool move_db_arg(CommandContext& cx, size_t i, int* out) {
-  int64_t v;
-  if (!parse_int64(cx.arg(i), &v) || v < INT_MIN || v > INT_MAX) {
-    cx.reply().error(kErrNotInteger);
-    return false;
-  }
-  if (v < 0 || v >= keyspace().count()) {
-    cx.reply().error(kErrDbIndex);
-    return false;
-  }
-  *out = static_cast<int>(v);
-  return true;
-}
-
 // MOVE key db -> 1 when moved, 0 when the key is missing or already exists in db.
 // Events: new (in db, from Db), move_from (source db), move_to (target db).
 void cmd_move(CommandContext& cx) {
   int dbid;
-  if (!move_db_arg(cx, 2, &dbid)) return;
+  if (!cx.db_index_arg(2, &dbid)) return;
   if (dbid == cx.db().id()) return cx.reply().error(kErrSameObject);
   Db& src = cx.db();
   Db::Slot from = src.find_for_write(cx.key(1));
@@ -241,7 +213,7 @@ void cmd_copy(CommandContext& cx) {
     if (cx.is_arg(i, "replace")) {
       replace = true;
     } else if (cx.is_arg(i, "db") && i + 1 < cx.argc()) {
-      if (!move_db_arg(cx, i + 1, &dbid)) return;
+      if (!cx.db_index_arg(i + 1, &dbid)) return;
       i++;
     } else {
       return cx.reply().error(kErrSyntax);
@@ -469,5 +441,30 @@ CommandSpec kKeysCommands[] = {
 }  // namespace
 
 std::span<CommandSpec> keys_commands() { return kKeysCommands; }
+
+bool parse_scan_cursor(std::string_view s, uint64_t* out) {
+  s = s.substr(0, s.find('\0'));  // Redis passes the argument as a C string
+  int64_t canonical;
+  if (parse_int64(s, &canonical)) {  // string2ll accepted it: only the sign matters
+    if (canonical < 0) return false;
+    *out = static_cast<uint64_t>(canonical);
+    return true;
+  }
+  // strtoull: isspace() bytes, an optional sign, decimal digits to the end, no overflow.
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) i++;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  if (i == s.size()) return false;  // no digits (including "")
+  uint64_t v = 0;
+  for (; i < s.size(); i++) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    const uint64_t d = static_cast<uint64_t>(s[i] - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;  // ERANGE
+    v = v * 10 + d;
+  }
+  *out = neg ? 0 - v : v;  // strtoull negates in the unsigned type
+  return true;
+}
 
 }  // namespace keel

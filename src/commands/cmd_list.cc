@@ -107,12 +107,14 @@ void cmd_rpop(CommandContext& cx) { pop_generic(cx, End::kTail); }
 void cmd_llen(CommandContext& cx) { cx.reply_collection_length(Type::kList); }
 
 // LINDEX key index -> the element, or nil when out of range.
+// The key is looked up before the index is parsed (lindexCommand): a missing key answers nil
+// and a wrong type WRONGTYPE whatever the index.
 void cmd_lindex(CommandContext& cx) {
-  int64_t index;
-  if (!cx.int_arg(2, &index)) return;
   const Object* o = cx.db().find(cx.key(1));
   if (!o) return cx.reply().null();
   if (!cx.check_type(o, Type::kList)) return;
+  int64_t index;
+  if (!cx.int_arg(2, &index)) return;
   if (!ListType::index(*o, index, emit_bulk, &cx.reply())) cx.reply().null();
 }
 
@@ -348,8 +350,9 @@ void cmd_blpop(CommandContext& cx) { bpop_generic(cx, End::kHead); }
 void cmd_brpop(CommandContext& cx) { bpop_generic(cx, End::kTail); }
 
 // LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count] with numkeys at argument `nk`; BLMPOP
-// has the timeout before it. -> [key, [elements]] or a null array.
-void mpop_generic(CommandContext& cx, size_t nk, int64_t deadline) {
+// has the timeout before it, which Redis parses last (after numkeys, the side and COUNT).
+// -> [key, [elements]] or a null array.
+void mpop_generic(CommandContext& cx, size_t nk, bool blocking) {
   int64_t numkeys;
   if (!parse_int64(cx.arg(nk), &numkeys) || numkeys <= 0) {
     return cx.reply().error("ERR numkeys should be greater than 0");
@@ -370,6 +373,8 @@ void mpop_generic(CommandContext& cx, size_t nk, int64_t deadline) {
     }
   }
   if (count < 0) count = 1;
+  int64_t deadline = -1;
+  if (blocking && !blocking_timeout_arg(cx, 1, &deadline)) return;
   for (size_t i = where; i < where_idx; i++) {
     Db::Slot slot = cx.db().find_for_write(cx.key(i));
     if (!slot) continue;
@@ -387,13 +392,8 @@ void mpop_generic(CommandContext& cx, size_t nk, int64_t deadline) {
   block_on_keys(cx, keys, Type::kList, deadline);
 }
 
-void cmd_lmpop(CommandContext& cx) { mpop_generic(cx, 1, -1); }
-
-void cmd_blmpop(CommandContext& cx) {
-  int64_t deadline;
-  if (!blocking_timeout_arg(cx, 1, &deadline)) return;
-  mpop_generic(cx, 2, deadline);
-}
+void cmd_lmpop(CommandContext& cx) { mpop_generic(cx, 1, false); }
+void cmd_blmpop(CommandContext& cx) { mpop_generic(cx, 2, true); }
 
 constexpr uint32_t kRW = kWrite | kDenyOom;
 

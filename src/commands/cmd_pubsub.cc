@@ -161,10 +161,10 @@ CommandSpec kPubSubCommands[] = {
     {"unsubscribe", cmd_unsubscribe, -1, kSubFlags, 0, 0, 0, 0, "pubsub", "Stop listening for messages posted to the given channels", "2.0.0", "O(N) where N is the number of clients already subscribed to a channel."},
     {"psubscribe", cmd_psubscribe, -2, kSubFlags, 0, 0, 0, 0, "pubsub", "Listen for messages published to channels matching the given patterns", "2.0.0", "O(N) where N is the number of patterns the client is already subscribed to."},
     {"punsubscribe", cmd_punsubscribe, -1, kSubFlags, 0, 0, 0, 0, "pubsub", "Stop listening for messages posted to channels matching the given patterns", "2.0.0", "O(N+M) where N is the number of patterns the client is already subscribed and M is the number of total patterns subscribed in the system (by any client)."},
-    {"publish", cmd_publish, 3, kPubSubCmd | kLoading | kStale | kFast, 0, 0, 0, 0, "pubsub", "Post a message to a channel", "2.0.0", "O(N+M) where N is the number of clients subscribed to the receiving channel and M is the total number of subscribed patterns (by any client)."},
+    {"publish", cmd_publish, 3, kPubSubCmd | kLoading | kStale | kFast | kMayReplicate, 0, 0, 0, 0, "pubsub", "Post a message to a channel", "2.0.0", "O(N+M) where N is the number of clients subscribed to the receiving channel and M is the total number of subscribed patterns (by any client)."},
     {"ssubscribe", cmd_ssubscribe, -2, kSubFlags, 1, -1, 1, 0, "pubsub", "Listen for messages published to the given shard channels", "7.0.0", "O(N) where N is the number of shard channels to subscribe to."},
     {"sunsubscribe", cmd_sunsubscribe, -1, kSubFlags, 1, -1, 1, 0, "pubsub", "Stop listening for messages posted to the given shard channels", "7.0.0", "O(N) where N is the number of clients already subscribed to a shard channel."},
-    {"spublish", cmd_spublish, 3, kPubSubCmd | kLoading | kStale | kFast, 1, 1, 1, 0, "pubsub", "Post a message to a shard channel", "7.0.0", "O(N) where N is the number of clients subscribed to the receiving shard channel."},
+    {"spublish", cmd_spublish, 3, kPubSubCmd | kLoading | kStale | kFast | kMayReplicate, 1, 1, 1, 0, "pubsub", "Post a message to a shard channel", "7.0.0", "O(N) where N is the number of clients subscribed to the receiving shard channel."},
     {"pubsub", nullptr, -2, 0, 0, 0, 0, 0, "pubsub", "A container for Pub/Sub commands", "2.8.0", "Depends on subcommand.", kPubSubSubcommands},
 };
 

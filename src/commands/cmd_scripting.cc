@@ -83,12 +83,11 @@ class Host final : public ScriptHost {
       return out.append("-ERR Wrong number of args calling Redis command from script\r\n");
     }
     if (c->flags & kNoScript) return out.append("-ERR This Redis command is not allowed from script\r\n");
-    if (c->flags & kWrite) {
-      if (g_run.read_only) {
-        return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
-      }
-      g_run.wrote = true;
+    // Redis counts may-replicate commands (PUBLISH, SPUBLISH) as writes for read-only scripts.
+    if ((c->flags & (kWrite | kMayReplicate)) && g_run.read_only) {
+      return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
     }
+    if (c->flags & kWrite) g_run.wrote = true;
     Session& s = script_session();
     s.resp = resp;
     writer_.reset(&out, resp);

@@ -658,6 +658,13 @@ constexpr NumkeysRule kNumkeysRules[] = {
     {"zinterstore", 2, 1}, {"zdiffstore", 2, 1},
 };
 
+// Sharded pub/sub names its channel where a key would be (for cluster routing) but Redis marks
+// that key spec not_key, so COMMAND GETKEYS finds no key in it.
+bool channels_not_keys(const CommandSpec& c) {
+  return strcmp(c.full_name, "spublish") == 0 || strcmp(c.full_name, "ssubscribe") == 0 ||
+         strcmp(c.full_name, "sunsubscribe") == 0;
+}
+
 // Fills `keys` with argument indexes; false when the arguments do not fit the command.
 bool command_key_positions(const CommandSpec& c, std::span<const std::string_view> args,
                            std::vector<size_t>* keys) {
@@ -688,17 +695,20 @@ void command_getkeys(CommandContext& cx, bool with_flags) {
   if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) {
     return cx.reply().error("ERR Invalid command specified");
   }
+  // Redis's order: unknown command, no key arguments (before the arity), arity, then the keys.
+  bool movable = false;
+  for (const NumkeysRule& r : kNumkeysRules) movable |= strcmp(r.name, c->full_name) == 0;
+  if ((c->first_key <= 0 && !movable && !(c->flags & kMovableKeys)) || channels_not_keys(*c)) {
+    return cx.reply().error("ERR The command has no key arguments");
+  }
   const int argc = static_cast<int>(args.size());
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
     return cx.reply().error("ERR Invalid number of arguments specified for command");
   }
-  bool movable = false;
-  for (const NumkeysRule& r : kNumkeysRules) movable |= strcmp(r.name, c->full_name) == 0;
-  if (c->first_key <= 0 && !movable && !(c->flags & kMovableKeys)) {
-    return cx.reply().error("ERR The command has no key arguments");
-  }
   std::vector<size_t> keys;
-  if (!command_key_positions(*c, args, &keys)) {
+  if (!command_key_positions(*c, args, &keys) || keys.empty()) {
+    // No key found: fine for commands whose keys are optional (EVAL ... 0), else an error.
+    if (c->flags & kNoMandatoryKeys) return cx.reply().array(0);
     return cx.reply().error("ERR Invalid arguments specified for command");
   }
   ReplyWriter& w = cx.reply();

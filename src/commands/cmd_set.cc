@@ -11,6 +11,7 @@
 #include "base/numbers.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/scan_cursor.h"
 #include "types/set_type.h"
 
 namespace keel {
@@ -426,33 +427,12 @@ void cmd_sdiffstore(CommandContext& cx) {
   sunion_diff_generic(cx, 2, cx.argc() - 2, true, SetOp::kDiff);
 }
 
-// A SCAN-family cursor as Redis parses it (strtoul): optional sign ("-1" wraps), no leading
-// space, every byte consumed, no overflow.
-bool parse_cursor(std::string_view s, uint64_t* out) {
-  if (s.empty()) return false;
-  bool neg = false;
-  size_t i = 0;
-  if (s[0] == '-' || s[0] == '+') {
-    neg = s[0] == '-';
-    i = 1;
-  }
-  if (i == s.size()) return false;
-  uint64_t v = 0;
-  for (; i < s.size(); i++) {
-    if (!isdigit(static_cast<unsigned char>(s[i]))) return false;
-    const uint64_t d = static_cast<uint64_t>(s[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  *out = neg ? 0 - v : v;
-  return true;
-}
 
 // SSCAN key cursor [MATCH pattern] [COUNT count] -> [next cursor, [members]]. Intset and
 // listpack sets return everything at once with cursor 0.
 void cmd_sscan(CommandContext& cx) {
   uint64_t cursor;
-  if (!parse_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
+  if (!parse_scan_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
   Object* o = cx.db().find(cx.key(1));
   if (!o) {
     cx.reply().array(2);

@@ -101,6 +101,9 @@ void set_generic(CommandContext& cx, int flags, size_t value_idx, size_t expire_
                  SetReply how) {
   int64_t when = 0;
   if ((flags & kAnyExpire) && !expire_arg(cx, expire_idx, flags, &when)) return;
+  // With GET (and GETSET) Redis first reads the key through getGenericCommand: a read lookup,
+  // so a missing key emits "keymiss" and counts a keyspace miss.
+  if (flags & kSetGet) (void)cx.db().find(cx.key(1));
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   if (flags & kSetGet) {
     if (!slot) {
@@ -159,9 +162,12 @@ void cmd_getset(CommandContext& cx) { set_generic(cx, kSetGet, 2, 0, SetReply::k
 
 // GETDEL key -> value or null; deletes the key.
 void cmd_getdel(CommandContext& cx) {
+  // Redis reads through getGenericCommand first: a missing key emits "keymiss" and counts a
+  // keyspace miss, an existing one a hit.
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().null();
+  if (!cx.check_type(o, Type::kString)) return;
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
-  if (!slot) return cx.reply().null();
-  if (!cx.check_type(slot.obj(), Type::kString)) return;
   char scratch[24];
   cx.reply().bulk(value_of(slot.obj(), scratch));
   cx.db().remove(slot);
@@ -174,6 +180,8 @@ void cmd_getex(CommandContext& cx) {
   size_t expire_idx = 0;
   if (!parse_string_options(cx, 2, false, &flags, &expire_idx)) return;
   if (flags == 0) return cmd_get(cx);
+  // Redis looks the key up for reading (keymiss event and keyspace stats on a miss).
+  if (!cx.db().find(cx.key(1))) return cx.reply().null();
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   if (!slot) return cx.reply().null();
   if (!cx.check_type(slot.obj(), Type::kString)) return;

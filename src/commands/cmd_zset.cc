@@ -16,6 +16,7 @@
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/scan_cursor.h"
 #include "commands/zset_args.h"
 #include "types/set_type.h"
 #include "types/zset_type.h"
@@ -180,9 +181,10 @@ size_t parse_zadd_flags(std::span<const std::string_view> args, int* flags, bool
 
 namespace {
 
-// ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
-void cmd_zadd(CommandContext& cx) {
-  int flags = 0;
+// ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]. ZINCRBY is the same
+// command with INCR preset (zaddGenericCommand): it reads the same flag words, so
+// "ZINCRBY key NX 1" is a syntax error (one argument left), not a bad increment.
+void zadd_command(CommandContext& cx, int flags) {
   bool ch = false;
   const size_t i = parse_zadd_flags(cx.args(), &flags, &ch);
   const size_t elements = cx.argc() - i;
@@ -199,8 +201,10 @@ void cmd_zadd(CommandContext& cx) {
   zadd_generic(cx, i, flags, ch);
 }
 
+void cmd_zadd(CommandContext& cx) { zadd_command(cx, 0); }
+
 // ZINCRBY key increment member -> the new score.
-void cmd_zincrby(CommandContext& cx) { zadd_generic(cx, 2, ZsetType::kIncr, false); }
+void cmd_zincrby(CommandContext& cx) { zadd_command(cx, ZsetType::kIncr); }
 
 // ---- removal ----------------------------------------------------------------------------------
 
@@ -355,7 +359,7 @@ enum class Dir { kAuto, kForward, kReverse };
 // `src` is the key's index (min and max follow it); `dst` is ZRANGESTORE's destination or 0.
 void zrange_generic(CommandContext& cx, size_t src, size_t dst, RangeKind kind, bool kind_fixed,
                     Dir dir) {
-  bool withscores = false, has_limit = false;
+  bool withscores = false;
   int64_t offset = 0, limit = -1;
   for (size_t j = src + 3; j < cx.argc(); ++j) {
     const size_t left = cx.argc() - j - 1;
@@ -363,7 +367,6 @@ void zrange_generic(CommandContext& cx, size_t src, size_t dst, RangeKind kind, 
       withscores = true;
     } else if (cx.is_arg(j, "limit") && left >= 2) {
       if (!cx.int_arg(j + 1, &offset) || !cx.int_arg(j + 2, &limit)) return;
-      has_limit = true;
       j += 2;
     } else if (dir == Dir::kAuto && cx.is_arg(j, "rev")) {
       dir = Dir::kReverse;
@@ -377,7 +380,9 @@ void zrange_generic(CommandContext& cx, size_t src, size_t dst, RangeKind kind, 
       return cx.reply().error(kErrSyntax);
     }
   }
-  if (has_limit && kind == RangeKind::kRank) {
+  // Redis tests the parsed count, not the presence of LIMIT: "LIMIT 5 -1" (count -1 means all)
+  // is accepted with a rank range and ignored.
+  if (limit != -1 && kind == RangeKind::kRank) {
     return cx.reply().error(
         "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
   }
@@ -650,7 +655,7 @@ void cmd_zrandmember(CommandContext& cx) {
 // A listpack zset is returned whole with cursor 0; a skiplist walks its table's buckets.
 void cmd_zscan(CommandContext& cx) {
   uint64_t cursor = 0;
-  if (!parse_uint64(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
+  if (!parse_scan_cursor(cx.arg(2), &cursor)) return cx.reply().error(kErrCursor);
   const Object* o = cx.db().find(cx.key(1));
   if (!o) {
     cx.reply().array(2);

@@ -128,7 +128,7 @@ class CommandContext {
   // Argument parsing helpers: on failure they reply Redis's error and return false.
   bool int_arg(size_t i, int64_t* out);        // "value is not an integer or out of range"
   bool double_arg(size_t i, double* out);      // "value is not a valid float"
-  bool db_index_arg(size_t i, int* out);       // SELECT/MOVE/COPY DB index rules
+  bool db_index_arg(size_t i, int* out);       // SELECT/MOVE/COPY DB index (getIntFromObject)
   bool is_arg(size_t i, std::string_view word) const;  // case-insensitive compare
   // HRANDFIELD / ZRANDMEMBER: `key count [<with_word>]` -> count and whether the flag is given,
   // with Redis's range and syntax errors.

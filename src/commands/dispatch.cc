@@ -1,8 +1,10 @@
 // Command dispatch and the CommandContext helpers shared by every family.
 #include "commands/dispatch.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "base/log.h"
@@ -20,14 +22,19 @@ namespace {
 ServerApi* g_api = nullptr;
 CommandContext* g_current_command = nullptr;
 
+// Redis builds this text with printf "%.128s" for the name and "'%.*s' " per argument with a
+// precision of 128 minus the list built so far: every piece stops at an embedded NUL, and the
+// budget is counted before the opening quote.
 void reply_unknown_command(ReplyWriter& w, std::span<const std::string_view> args) {
+  auto c_str = [](std::string_view s) { return s.substr(0, s.find('\0')); };
   std::string msg = "ERR unknown command '";
-  msg.append(args[0].substr(0, 128));
+  msg.append(c_str(args[0]).substr(0, 128));
   msg += "', with args beginning with: ";
   std::string list;
   for (size_t i = 1; i < args.size() && list.size() < 128; i++) {
+    const size_t room = 128 - list.size();
     list += '\'';
-    list.append(args[i].substr(0, 128 - list.size()));
+    list.append(c_str(args[i]).substr(0, room));
     list += "' ";
   }
   w.error(msg + list);
@@ -89,33 +96,37 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                 upper.c_str());
     return finish();
   }
-  const int argc = static_cast<int>(args.size());
-  if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
+  // Redis's rejectCommand: the command is not run. A rejected EXEC discards the transaction
+  // (unwatching the keys, even outside MULTI) and answers "EXECABORT Transaction discarded
+  // because of: <reason>" (the reason without its "ERR "); any other rejected command inside
+  // MULTI marks the transaction so that EXEC answers EXECABORT.
+  auto reject = [&](std::string_view err) -> int64_t {
     c->stats->rejected_calls++;
-    if (KEEL_UNLIKELY(multi_reject(s, c))) {  // EXEC itself: the transaction is discarded
-      w.error_fmt("EXECABORT Transaction discarded because of: wrong number of arguments for '%s' "
-                  "command", c->full_name);
+    if (KEEL_UNLIKELY(!c->parent && !strcmp(c->name, "exec"))) {
+      multi_discard(s);
+      if (err.substr(0, 4) == "ERR ") err.remove_prefix(4);
+      w.error("EXECABORT Transaction discarded because of: " + std::string(err));
       return finish();
     }
-    w.error_fmt("ERR wrong number of arguments for '%s' command", c->full_name);
-    return finish();
-  }
-  if (!s.authenticated && !(c->flags & kNoAuth)) {
-    c->stats->rejected_calls++;
     (void)multi_reject(s, c);
-    w.error(kErrNoAuth);
+    w.error(err);
     return finish();
+  };
+  const int argc = static_cast<int>(args.size());
+  if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
+    return reject("ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
   }
+  if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {
-    c->stats->rejected_calls++;
-    w.error(busy_state().error);
-    return finish();
+    return reject(busy_state().error);
   }
-  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 && !pubsub_allowed_in_context(*c)) {
-    c->stats->rejected_calls++;
-    w.error_fmt("ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / "
-                "RESET are allowed in this context", c->full_name);
-    return finish();
+  // Redis checks the RESP2 subscribed context when a command arrives (processCommand), not
+  // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run.
+  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 &&
+      !(s.flags & Session::kInExec) && !pubsub_allowed_in_context(*c)) {
+    return reject("ERR Can't execute '" + std::string(c->full_name) +
+                  "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
+                  "this context");
   }
 
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {
@@ -134,7 +145,14 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   // context, put back afterwards because EXEC and scripts run commands inside a command.
   CommandContext* const crash_outer = g_current_command;
   g_current_command = &cx;
+  // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client, whose
+  // command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
+  const bool no_touch_outer = g_clock.no_touch;
+  if (pubsub_outer == nullptr) {
+    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c->name, "touch") != 0;
+  }
   c->handler(cx);
+  g_clock.no_touch = no_touch_outer;
   g_current_command = crash_outer;
   g_pubsub_exec.current = pubsub_outer;
   const int64_t end = ustime();
@@ -182,9 +200,14 @@ bool CommandContext::double_arg(size_t i, double* out) {
 }
 
 bool CommandContext::db_index_arg(size_t i, int* out) {
+  // Redis's getIntFromObjectOrReply, then the range of configured databases.
   int64_t v;
   if (!parse_int64(args_[i], &v)) {
-    reply_.error(kErrInvalidDb);
+    reply_.error(kErrNotInteger);
+    return false;
+  }
+  if (v < INT_MIN || v > INT_MAX) {
+    reply_.error("ERR value is out of range, value must between -2147483648 and 2147483647");
     return false;
   }
   if (v < 0 || v >= command_options().databases) {

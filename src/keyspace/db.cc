@@ -38,7 +38,7 @@ Object* Db::find(const KeyRef& key, int flags) {
     return nullptr;
   }
   if (!(flags & kNoStats)) keyspace_stats().keyspace_hits++;
-  if (!(flags & kNoTouch)) o->set_lru(g_clock.lru_clock);
+  if (!(flags & kNoTouch) && !g_clock.no_touch) o->set_lru(g_clock.lru_clock);
   return o;
 }
 
@@ -51,7 +51,11 @@ Db::Slot Db::find_for_write(const KeyRef& key) {
     slot.obj_ = slot.pos_.entry();
     // The table position is re-found lazily (insert() calls ensure_pos): the caller's key view
     // may point into the object just freed (RANDOMKEY, SCAN), so it must not be read here.
-    if (KEEL_UNLIKELY(expired(slot.obj_))) expire_now(slot);
+    if (KEEL_UNLIKELY(expired(slot.obj_))) {
+      expire_now(slot);
+    } else if (!g_clock.no_touch) {
+      slot.obj_->set_lru(g_clock.lru_clock);
+    }
   }
   return slot;
 }
@@ -249,7 +253,9 @@ size_t Db::active_expire(int64_t deadline_us, size_t* sampled) {
   // Sample a few buckets of the expires index per round, Redis-style: keep going while more
   // than 10% of the sampled keys had expired and the time budget allows.
   Object* batch[64];
-  int64_t ttl_sum = 0, ttl_n = 0;
+  // 128 bits: a few TTLs near INT64_MAX (PEXPIREAT 9223372036854775000) overflow 64.
+  __int128 ttl_sum = 0;
+  int64_t ttl_n = 0;
   for (;;) {
     size_t n = 0, checked = 0, round_expired = 0;
     do {
@@ -285,7 +291,7 @@ size_t Db::active_expire(int64_t deadline_us, size_t* sampled) {
   }
   if (ttl_n > 0) {
     // Running average like Redis's: weight the new sample against the old estimate.
-    int64_t avg = ttl_sum / ttl_n;
+    const int64_t avg = static_cast<int64_t>(ttl_sum / ttl_n);
     avg_ttl_ = avg_ttl_ == 0 ? avg : (avg_ttl_ / 50) * 49 + (avg / 50);
   }
   return expired_count;

@@ -67,6 +67,9 @@ extern KeyspaceHooks g_keyspace_hooks;
 struct KeyspaceClock {
   int64_t now_ms = 0;
   uint32_t lru_clock = 0;  // seconds, for OBJECT IDLETIME
+  // The running command's client has CLIENT NO-TOUCH on: lookups leave the LRU alone (set by
+  // dispatch for the outermost command; a script's or EXEC's commands inherit it).
+  bool no_touch = false;
   bool active_expire_enabled = true;
   bool loading = false;
 };
@@ -112,7 +115,8 @@ class Db {
   // Lookup without side effects at all (no expiry deletion, no stats): OBJECT, DEBUG, SCAN.
   Object* peek(const KeyRef& key) const;
 
-  // Write lookup: deletes the key first if it has expired.
+  // Write lookup: deletes the key first if it has expired; updates a live key's LRU clock
+  // (Redis's lookupKeyWrite touches too) unless g_clock.no_touch.
   Slot find_for_write(const KeyRef& key);
   // Adds obj at an empty slot (obj->key() == slot key). Emits "new". An expire time already in
   // obj (a COPY clone) is indexed.

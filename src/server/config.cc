@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -1169,9 +1170,12 @@ std::string Config::set(std::span<const std::string_view> pairs) {
       problem = "can't set immutable config";
     } else if ((d->flags & kProtected) && misc().enable_protected_configs == 0) {
       problem = "can't set protected config";
-    } else if (std::find(dirs.begin(), dirs.begin() + static_cast<ptrdiff_t>(i), d) !=
-               dirs.begin() + static_cast<ptrdiff_t>(i)) {
-      problem = "duplicate parameter";
+    } else {
+      // Redis registers an alias as its own table entry, so only the same name given twice is
+      // a duplicate ("hash-max-ziplist-entries 4 hash-max-listpack-entries 4" is accepted).
+      for (size_t j = 0; j < i && !problem; j++) {
+        if (iequals(pairs[2 * j], name)) problem = "duplicate parameter";
+      }
     }
     if (problem) {
       return "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
@@ -1212,8 +1216,11 @@ std::string Config::set(std::span<const std::string_view> pairs) {
     std::string e;
     if (!set_value(*dirs[i], args_of(*dirs[i], pairs[2 * i + 1]), &e)) {
       restore(i + 1);
-      return "ERR CONFIG SET failed (possibly related to argument '" + std::string(dirs[i]->name) +
-             "') - " + e;
+      // Redis names the table entry that matched: an alias ("zset-max-ziplist-value") when the
+      // alias was given. Names are matched without case and registered in lower case.
+      std::string given(pairs[2 * i]);
+      for (char& ch : given) ch = static_cast<char>(tolower(static_cast<unsigned char>(ch)));
+      return "ERR CONFIG SET failed (possibly related to argument '" + given + "') - " + e;
     }
   }
   // 3. Apply once per distinct apply function; a failure restores every value and re-applies.

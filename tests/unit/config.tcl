@@ -396,3 +396,14 @@ start_server {tags {config} overrides {hash-max-ziplist-entries 100 timeout 5 tc
         assert_equal $a $b
     }
 }
+
+# Found by tests/fuzz/cmdfuzz.py: Redis registers an alias as a table entry of its own.
+test "CONFIG SET: an alias and its name are two parameters; errors name the alias given" {
+    set old [lindex [r config get hash-max-listpack-entries] 1]
+    assert_equal OK [r config set hash-max-ziplist-entries 4 hash-max-listpack-entries 5]
+    assert_equal {hash-max-listpack-entries 5} [r config get hash-max-listpack-entries]
+    assert_error {ERR CONFIG SET failed (possibly related to argument 'zset-max-ziplist-value') - argument must be a memory value} {r config set ZSET-MAX-ZIPLIST-VALUE abc}
+    assert_error {ERR CONFIG SET failed (possibly related to argument 'zset-max-listpack-value') - argument must be a memory value} {r config set zset-max-listpack-value abc}
+    assert_error {ERR CONFIG SET failed (possibly related to argument 'MAXMEMORY') - duplicate parameter} {r config set maxmemory 1 MAXMEMORY 2}
+    r config set hash-max-listpack-entries $old
+}

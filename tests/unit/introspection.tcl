@@ -430,4 +430,22 @@ test "COMMAND HELP" {
     assert_error {ERR unknown subcommand 'nosuch'. Try COMMAND HELP.} {r command nosuch}
 }
 
+# Found by tests/fuzz/cmdfuzz.py.
+test "COMMAND GETKEYS: sharded channels are not keys, the keyless check comes before arity" {
+    assert_error {ERR The command has no key arguments} {r command getkeys spublish ch msg}
+    assert_error {ERR The command has no key arguments} {r command getkeys ssubscribe a b}
+    assert_error {ERR The command has no key arguments} {r command getkeys sunsubscribe a}
+    # SPUBLISH takes 2 arguments: still "no key arguments", not an arity error.
+    assert_error {ERR The command has no key arguments} {r command getkeys spublish ch}
+    assert_error {ERR The command has no key arguments} {r command getkeys echo a b}
+}
+
+test "COMMAND GETKEYS: no key found is an empty list only for commands whose keys are optional" {
+    assert_equal {} [r command getkeys eval {return 1} 5]
+    assert_equal {} [r command getkeys eval {return 1} 0]
+    assert_error {ERR Invalid arguments specified for command} {r command getkeys zunion 0 a}
+    assert_error {ERR Invalid arguments specified for command} {r command getkeys lmpop 0 a left}
+    assert_equal {a} [r command getkeys zunion 1 a]
+}
+
 }

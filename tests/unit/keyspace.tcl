@@ -235,7 +235,7 @@ test "MOVE errors" {
     assert_error {ERR source and destination objects are the same} {r move k 0}
     assert_error {ERR source and destination objects are the same} {r move nokey 0}
     assert_error {ERR value is not an integer or out of range} {r move k abc}
-    assert_error {ERR value is not an integer or out of range} {r move k 99999999999}
+    assert_error {ERR value is out of range, value must between -2147483648 and 2147483647} {r move k 99999999999}
     assert_error {ERR DB index is out of range} {r move k 16}
     assert_error {ERR DB index is out of range} {r move k -1}
     assert_error {*wrong number of arguments for 'move' command*} {r move k}
@@ -366,6 +366,19 @@ test "Keyspace events of generic commands" {
         ] [lrange $got 0 11]
     $rd close
     r config set notify-keyspace-events ""
+}
+
+# Found by tests/fuzz/cmdfuzz.py: SELECT said "invalid DB index" (Redis 6.0's text).
+test "SELECT, MOVE and COPY read the db index with getIntFromObject" {
+    assert_error {ERR value is not an integer or out of range} {r select abc}
+    assert_error {ERR value is not an integer or out of range} {r select 9223372036854775808}
+    assert_error {ERR value is out of range, value must between -2147483648 and 2147483647} {r select 2147483648}
+    assert_error {ERR DB index is out of range} {r select 16}
+    assert_error {ERR DB index is out of range} {r select -1}
+    r set k v
+    assert_error {ERR value is out of range, value must between -2147483648 and 2147483647} {r copy k k2 db 99999999999}
+    assert_error {ERR value is not an integer or out of range} {r copy k k2 db 1.5}
+    assert_equal OK [r select 0]
 }
 
 }

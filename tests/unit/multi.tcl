@@ -649,3 +649,44 @@ test "Keyspace events inside EXEC are the same as outside" {
 }
 
 $other close
+
+# Found by tests/fuzz/cmdfuzz.py: Redis answers every rejected EXEC (arity, NOAUTH, subscribed
+# context...) with EXECABORT and discards the transaction state, even outside MULTI.
+test "A rejected EXEC answers EXECABORT even outside MULTI, and forgets the watched keys" {
+    set c [redis_client]
+    assert_error {EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command} {$c exec x}
+    $c del wk
+    $c watch wk
+    assert_error {EXECABORT*} {$c exec x}
+    r set wk changed
+    $c multi
+    $c ping
+    # The watch was dropped by the rejected EXEC: the transaction runs.
+    assert_equal {PONG} [$c exec]
+    $c close
+}
+
+test "EXEC in the RESP2 subscribed context answers EXECABORT" {
+    set c [redis_client]
+    $c subscribe ch
+    catch {$c exec} e
+    assert_match {EXECABORT Transaction discarded because of: Can't execute 'exec': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context} $e
+    catch {$c multi} e
+    assert_match {ERR Can't execute 'multi'*} $e
+    $c close
+}
+
+# Found by tests/fuzz/cmdfuzz.py: Redis checks the RESP2 subscribed context when a command
+# arrives, not when EXEC runs the queue.
+test "Commands queued after SUBSCRIBE still run in EXEC" {
+    set c [redis_client]
+    r del ql
+    $c multi
+    $c subscribe ch1
+    $c publish ch2 x
+    $c lpush ql a
+    assert_equal {{subscribe ch1 1} 0 1} [$c exec]
+    assert_equal 1 [r llen ql]
+    $c close
+}
+

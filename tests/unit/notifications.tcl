@@ -359,4 +359,19 @@ test "Subscribers in other dbs or with non-matching patterns get nothing" {
     r config set notify-keyspace-events ""
 }
 
+# Found by tests/fuzz/cmdfuzz.py: these read the key through a read lookup first in Redis
+# (getGenericCommand / lookupKeyRead), so a missing key emits keymiss.
+test "GETDEL, GETSET, SET ... GET and GETEX with options emit keymiss on a missing key" {
+    assert_equal [concat [ke 0 n1 keymiss] [ke 0 n2 keymiss] [ke 0 n3 keymiss] \
+                      [ke 0 n4 keymiss] [ke 0 n5 keymiss] [ke 0 n6 keymiss]] \
+        [events_of KEm {} {
+            r getdel n1
+            r getset n2 v
+            r set n3 v get
+            r set n4 v xx get
+            r getex n5 ex 100
+            r getex n6 persist
+        }]
+}
+
 }

@@ -254,3 +254,12 @@ start_server {overrides {enable-debug-command local} tags {other}} {
         assert_equal OK [r debug populate 1]
     }
 }
+
+# Found by tests/fuzz/cmdfuzz.py: Redis prints the name and each argument with printf "%.*s",
+# so each stops at a NUL byte; the 128-byte budget is counted before the opening quote.
+test "Unknown command error: NUL bytes end the name and the arguments" {
+    assert_error "ERR unknown command 'foo', with args beginning with: 'a' 'b' " {r "foo\x00bar" "a\x00x" b}
+    set long [string repeat x 200]
+    assert_error "ERR unknown command 'foo', with args beginning with: '[string repeat x 128]' " {r foo $long z}
+    assert_error "ERR unknown command 'foo', with args beginning with: 'ab' '[string repeat x 123]' " {r foo ab $long}
+}

@@ -466,4 +466,11 @@ test "Keyspace notifications reach channel and pattern subscribers" {
     $rd close
 }
 
+# Found by tests/fuzz/cmdfuzz.py: PUBLISH is may_replicate, which read-only scripts refuse.
+test "PUBLISH and SPUBLISH are refused in read-only scripts" {
+    assert_error {ERR Write commands are not allowed from read-only scripts*} {r eval_ro {return redis.call('publish', 'ch', 'x')} 0}
+    assert_error {ERR Write commands are not allowed from read-only scripts*} {r eval_ro {return redis.call('spublish', 'ch', 'x')} 0}
+    assert_equal 0 [r eval {return redis.call('publish', 'ch', 'x')} 0]
+}
+
 }

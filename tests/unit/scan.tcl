@@ -101,12 +101,37 @@ test "SCAN cursor parsing" {
     r set k v
     assert_error {ERR invalid cursor} {r scan abc}
     assert_error {ERR invalid cursor} {r scan 1x}
-    assert_error {ERR invalid cursor} {r scan " 0"}
+    assert_error {ERR invalid cursor} {r scan "0 "}
     assert_error {ERR invalid cursor} {r scan 18446744073709551616}
-    # strtoul rules: "-1" wraps around, the largest value is accepted
-    assert_equal 2 [llength [r scan -1]]
+    # Redis 7.4 parses cursors with string2ull (7.0 used strtoul, which took "" and "-1" and
+    # refused " 0"): a canonical negative number and the empty string are invalid; otherwise
+    # strtoull's rules apply, so a leading space, a '+' and leading zeros are accepted.
+    assert_error {ERR invalid cursor} {r scan -1}
+    assert_error {ERR invalid cursor} {r scan ""}
     assert_equal 2 [llength [r scan 18446744073709551615]]
     assert_equal 2 [llength [r scan +0]]
+    assert_equal 2 [llength [r scan " 0"]]
+    assert_equal 2 [llength [r scan 00]]
+    assert_equal 2 [llength [r scan -0]]
+}
+
+test "HSCAN / SSCAN / ZSCAN parse the cursor as SCAN does, before the key" {
+    r flushall
+    r hset h f v
+    r sadd s m
+    r zadd z 1 m
+    r set str x
+    foreach cmd {hscan sscan zscan} key {h s z} {
+        # A valid cursor reaches the key lookup (WRONGTYPE on a string); an invalid one does not.
+        foreach c {01 -0 +1 " 1" 18446744073709551615} {
+            assert_error {WRONGTYPE*} {r $cmd str $c}
+            assert_equal 2 [llength [r $cmd $key $c]]
+        }
+        foreach c {"" -1 abc 18446744073709551616 "1 "} {
+            assert_error {ERR invalid cursor} {r $cmd str $c}
+            assert_error {ERR invalid cursor} {r $cmd nokey $c}
+        }
+    }
 }
 
 test "SCAN option errors" {

@@ -290,9 +290,12 @@ test "HSCAN on a listpack hash ignores the cursor and returns all with cursor 0"
     make_hash h listpack {a 1 b 2}
     assert_equal {0 {a 1 b 2}} [r hscan h 0]
     assert_equal {0 {a 1 b 2}} [r hscan h 5 count 1]
-    assert_equal {0 {a 1 b 2}} [r hscan h -1]
     assert_equal {0 {a 1 b 2}} [r hscan h 18446744073709551615]
-    assert_equal {0 {a 1 b 2}} [r hscan h ""]
+    # Redis 7.4 cursor rules (string2ull): " 1" and "01" are cursors, "-1" and "" are not.
+    assert_equal {0 {a 1 b 2}} [r hscan h " 1"]
+    assert_equal {0 {a 1 b 2}} [r hscan h 01]
+    assert_error {ERR invalid cursor} {r hscan h -1}
+    assert_error {ERR invalid cursor} {r hscan h ""}
     assert_equal {0 {a b}} [r hscan h 0 NOVALUES]
     assert_equal {0 {b 2}} [r hscan h 0 MATCH b COUNT 3]
     restore_hash_defaults
@@ -305,7 +308,7 @@ test "HSCAN errors and a missing key" {
     assert_equal {0 {}} [r hscan nokey 0 badoption]
     assert_error {ERR invalid cursor} {r hscan nokey abc}
     assert_error {ERR invalid cursor} {r hscan h 18446744073709551616}
-    assert_error {ERR invalid cursor} {r hscan h " 1"}
+    assert_error {ERR invalid cursor} {r hscan h -1}
     assert_error {ERR invalid cursor} {r hscan h 1x}
     assert_error {ERR syntax error} {r hscan h 0 count 0}
     assert_error {ERR syntax error} {r hscan h 0 count -1}

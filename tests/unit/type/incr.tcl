@@ -240,4 +240,12 @@ test "INCRBYFLOAT decrement and precision" {
     assert_equal 0.3 [r incrbyfloat f 0.2]
 }
 
+# Found by tests/fuzz/cmdfuzz.py on the UBSan build: the integer reply -9223372036854775808
+# overflowed while being converted for Lua.
+test "DECRBY to INT64_MIN from a script" {
+    r set x -1
+    assert_equal -9223372036854775808 [r eval {return redis.call('decrby', KEYS[1], '9223372036854775807')} 1 x]
+    assert_equal -9223372036854775808 [r get x]
+}
+
 }

@@ -445,3 +445,21 @@ test "Inline commands with quotes pipelined behind a blocked BLPOP run unchanged
     assert_equal {a b} [$c read]
     $c close
 }
+
+# Found by tests/fuzz/cmdfuzz.py: BLMPOP read its timeout first.
+test "BLMPOP parses numkeys, the side and COUNT before the timeout" {
+    r del k
+    assert_error {ERR syntax error} {r blmpop -1 9223372036854775807 k RIGHT}
+    assert_error {ERR numkeys should be greater than 0} {r blmpop -1 0 k RIGHT}
+    assert_error {ERR syntax error} {r blmpop -1 1 k UP}
+    assert_error {ERR count should be greater than 0} {r blmpop -1 1 k LEFT COUNT 0}
+    assert_error {ERR timeout is negative} {r blmpop -1 1 k LEFT}
+    assert_error {ERR timeout is not a float or out of range} {r blmpop abc 1 k LEFT COUNT 2}
+}
+
+# Found by tests/fuzz/cmdfuzz.py.
+test "CLIENT UNBLOCK checks the reason before the client id" {
+    assert_error {ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR} {r client unblock abc bad}
+    assert_error {ERR value is not an integer or out of range} {r client unblock abc timeout}
+    assert_equal 0 [r client unblock 999999999 error]
+}

@@ -514,4 +514,15 @@ test "Random operations match a model (both encodings)" {
     reset_list_limits
 }
 
+# Found by tests/fuzz/cmdfuzz.py: the index was parsed before the key was looked up.
+test "LINDEX looks the key up before parsing the index" {
+    r del nolist str l
+    r set str x
+    assert_equal {} [r lindex nolist abc]
+    assert_error {WRONGTYPE*} {r lindex str abc}
+    r rpush l a
+    assert_error {ERR value is not an integer or out of range} {r lindex l abc}
+    assert_equal a [r lindex l 0]
+}
+
 }

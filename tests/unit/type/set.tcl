@@ -795,7 +795,9 @@ test "SSCAN: missing key, bad cursor, bad options" {
     assert_error {ERR invalid cursor} {r sscan s abc}
     assert_error {ERR invalid cursor} {r sscan s 18446744073709551616}
     assert_error {ERR invalid cursor} {r sscan nokey abc}
-    assert_equal {0 {1 2 3}} [r sscan s -1]
+    # Redis 7.4 cursor rules (string2ull): "-1" is invalid, "+5" is a cursor.
+    assert_error {ERR invalid cursor} {r sscan s -1}
+    assert_equal {0 {1 2 3}} [r sscan s +5]
     assert_error {ERR syntax error} {r sscan s 0 count 0}
     assert_error {ERR syntax error} {r sscan s 0 novalues}
     assert_error {ERR syntax error} {r sscan s 0 match}

@@ -788,4 +788,27 @@ test "COMMAND INFO key positions" {
     assert_equal {a b} [r command getkeys zmpop 2 a b min]
 }
 
+# Found by tests/fuzz/cmdfuzz.py: Redis tests the parsed LIMIT count (-1 means no limit), not
+# whether LIMIT was given.
+test "ZRANGE by rank accepts LIMIT with a count of -1 and ignores it" {
+    r del z d
+    r zadd z 1 a 2 b 3 c
+    assert_equal {a b c} [r zrange z 0 -1 limit 1 -1]
+    assert_equal {c b} [r zrange z 0 1 limit 0 -1 rev]
+    assert_error {ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX} {r zrange z 0 -1 limit 1 -2}
+    assert_equal 2 [r zrangestore d z 0 1 limit 5 -1]
+    # The range itself is parsed after the conflict check.
+    assert_error {ERR value is not an integer or out of range} {r zrange z +inf ( limit 5 -1}
+}
+
+# Found by tests/fuzz/cmdfuzz.py: ZINCRBY is ZADD with INCR preset and reads the same flags.
+test "ZINCRBY reads ZADD's flag words" {
+    r del z
+    r zadd z 1 a
+    assert_error {ERR syntax error} {r zincrby z nx 1}
+    assert_error {ERR syntax error} {r zincrby z XX incr}
+    assert_error {ERR value is not a valid float} {r zincrby z abc a}
+    assert_equal 3 [r zincrby z 2 a]
+}
+
 }
