@@ -6,13 +6,18 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdarg>
@@ -142,6 +147,95 @@ void set_default_actions() {
   for (int sig : kFatalSignals) sigaction(sig, &sa, nullptr);
 }
 
+// ---- local symbols of the executable -------------------------------------------------------
+// dladdr() only sees the dynamic symbol table, which -rdynamic fills with functions of external
+// linkage; static functions and everything in anonymous namespaces (most command handlers) would
+// print as "+0x...". At start-up the executable's own .symtab is mapped read-only and its
+// function symbols are indexed by address, so the handler can name them with a binary search
+// (no allocation, no locks). A stripped binary simply has no table.
+struct LocalSym {
+  uintptr_t addr;  // relative to the load base
+  uintptr_t size;
+  const char* name;  // into the mapped string table
+};
+LocalSym* g_local_syms = nullptr;
+size_t g_local_nsyms = 0;
+uintptr_t g_exe_base = 0;  // load address of the executable (PIE)
+
+int find_exe_base(dl_phdr_info* info, size_t, void* out) {
+  // The first object dl_iterate_phdr reports is the executable itself.
+  *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+  return 1;
+}
+
+void load_local_symbols() {
+  const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  void* map = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && st.st_size > static_cast<off_t>(sizeof(Elf64_Ehdr))) {
+    map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  close(fd);
+  if (map == MAP_FAILED) return;
+  const size_t size = static_cast<size_t>(st.st_size);
+  const auto* base = static_cast<const unsigned char*>(map);
+  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(base);
+  const bool ok = memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+                  eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shoff < size &&
+                  eh->e_shnum <= (size - eh->e_shoff) / sizeof(Elf64_Shdr);
+  if (!ok) {
+    munmap(map, size);
+    return;
+  }
+  const auto* sh = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
+  for (unsigned i = 0; i < eh->e_shnum; i++) {
+    if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+    const Elf64_Shdr& strs = sh[sh[i].sh_link];
+    if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset || strs.sh_offset > size ||
+        strs.sh_size > size - strs.sh_offset || strs.sh_size == 0) {
+      break;
+    }
+    const auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sh[i].sh_offset);
+    const size_t n = sh[i].sh_size / sizeof(Elf64_Sym);
+    const char* names = reinterpret_cast<const char*>(base + strs.sh_offset);
+    // Owned for the life of the process (as is the mapping): the handler reads them.
+    auto* table = new LocalSym[n];
+    size_t k = 0;
+    for (size_t j = 0; j < n; j++) {
+      if (ELF64_ST_TYPE(syms[j].st_info) != STT_FUNC || syms[j].st_value == 0 ||
+          syms[j].st_name >= strs.sh_size) {
+        continue;
+      }
+      table[k++] = {syms[j].st_value, syms[j].st_size, names + syms[j].st_name};
+    }
+    std::sort(table, table + k, [](const LocalSym& a, const LocalSym& b) { return a.addr < b.addr; });
+    g_local_syms = table;
+    g_local_nsyms = k;
+    dl_iterate_phdr(find_exe_base, &g_exe_base);
+    return;  // the mapping stays: the names point into it
+  }
+  munmap(map, size);
+}
+
+// The function of the executable holding `a` (an absolute address), or null.
+const LocalSym* local_symbol(uintptr_t a) {
+  if (g_local_nsyms == 0 || a < g_exe_base) return nullptr;
+  const uintptr_t rel = a - g_exe_base;
+  size_t lo = 0, hi = g_local_nsyms;  // first entry with addr > rel
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (g_local_syms[mid].addr <= rel) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == 0) return nullptr;
+  const LocalSym& s = g_local_syms[lo - 1];
+  return rel < s.addr + (s.size ? s.size : 1) ? &s : nullptr;
+}
+
 void report_start() {
   crash_out::str("\n\n=== KEEL BUG REPORT START: Cut & paste starting from here ===\n");
 }
@@ -172,18 +266,26 @@ void write_frame(void* addr, bool demangle, bool return_address) {
   }
   crash_out::str(di.dli_fname);
   crash_out::str("(");
-  if (di.dli_sname != nullptr) {
+  const char* sname = di.dli_sname;
+  uintptr_t saddr = reinterpret_cast<uintptr_t>(di.dli_saddr);
+  if (sname == nullptr && reinterpret_cast<uintptr_t>(di.dli_fbase) == g_exe_base) {
+    if (const LocalSym* ls = local_symbol(reinterpret_cast<uintptr_t>(lookup))) {
+      sname = ls->name;
+      saddr = g_exe_base + ls->addr;
+    }
+  }
+  if (sname != nullptr) {
     char* name = nullptr;
-    if (demangle && di.dli_sname[0] == '_' && di.dli_sname[1] == 'Z') {
+    if (demangle && sname[0] == '_' && sname[1] == 'Z') {
       int status = -1;
-      name = abi::__cxa_demangle(di.dli_sname, nullptr, nullptr, &status);
+      name = abi::__cxa_demangle(sname, nullptr, nullptr, &status);
       if (status != 0) name = nullptr;
     }
     // The demangled string is not freed: free() on a possibly corrupted heap is not worth it
     // in a process about to end.
-    crash_out::str(name ? name : di.dli_sname);
+    crash_out::str(name ? name : sname);
     crash_out::str("+0x");
-    crash_out::hex(a - reinterpret_cast<uintptr_t>(di.dli_saddr));
+    crash_out::hex(a - saddr);
   } else {
     crash_out::str("+0x");
     crash_out::hex(a - reinterpret_cast<uintptr_t>(di.dli_fbase));
@@ -399,6 +501,7 @@ void crash_handlers_setup(const char* program) {
     // on a broken heap.
     void* warm[4];
     backtrace(warm, 4);
+    load_local_symbols();
     stack_t ss;
     memset(&ss, 0, sizeof(ss));
     ss.ss_sp = g_altstack;

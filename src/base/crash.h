@@ -7,7 +7,9 @@
 //
 // The report runs in a signal handler, possibly on a corrupted heap: everything up to the stack
 // trace is formatted into a static buffer and written with write(2); the parts that need the
-// heap (demangling, INFO) come after the parts that do not. A fault while reporting re-enters
+// heap (demangling, INFO) come after the parts that do not. Function names come from the
+// dynamic symbol table (dladdr) and, for functions with internal linkage, from the executable's
+// own .symtab, mapped and indexed at start-up. A fault while reporting re-enters
 // the handler, which prints the raw stack trace captured first, the END line, and ends the
 // process with the original signal; a third fault gets the default action. A watchdog alarm
 // ends the process if the report hangs (e.g. on a lock held by the crashed code).

@@ -54,8 +54,11 @@ set report_end "=== KEEL BUG REPORT END. Make sure to include from START to END.
         assert_log_has $log "------ STACK TRACE ------"
         assert_log_has $log "\nEIP:\n"
         assert_log_has $log "\nBacktrace:\n"
-        # Keel's own functions are named (the server is linked with -rdynamic) and demangled.
+        # Keel's own functions are named (the server is linked with -rdynamic) and demangled,
+        # those in anonymous namespaces too (from the executable's own symbol table).
         assert_match "*/keel-server*(keel::execute_command(keel::Session&*)+0x*" $log
+        assert_match "*EIP:\n*keel-server*(keel::(anonymous namespace)::debug_segfault()+0x*" $log
+        assert_match "*(keel::(anonymous namespace)::cmd_debug(keel::CommandContext&)*" $log
         assert_log_has $log "------ REGISTERS ------"
         # The command and its client.
         assert_log_has $log "------ CURRENT CLIENT INFO ------"
