@@ -196,12 +196,14 @@ class ValueLoader {
   ValueLoader(RdbIn& in, bool deep) : in_(in), deep_(deep) {}
 
   // The value of RDB type `type` as an object under `key`, or null for an empty collection
-  // (which a file skips and RESTORE refuses).
-  ObjectPtr load(int type, std::string_view key) {
+  // (which a file skips and RESTORE refuses). With `room` (a TTL follows) the objects built here
+  // get the expire field up front, so setting it does not copy them.
+  ObjectPtr load(int type, std::string_view key, bool room = false) {
+    room_ = room;
     switch (type) {
       case kRdbString:
         in_.string(s1_);
-        return ObjectPtr(Object::create_string(key, s1_));
+        return ObjectPtr(Object::create_string(key, s1_, room));
       case kRdbList: return load_list_plain(key);
       case kRdbSet: return load_set_plain(key);
       case kRdbZset: return load_zset_plain(key, false);
@@ -279,17 +281,17 @@ class ValueLoader {
   ObjectPtr list_from_listpack(Listpack&& lp, std::string_view key) {
     if (lp.empty()) return nullptr;
     if (!quicklist_exceeds_limit(fill(), lp.bytes(), lp.size())) {
-      return ObjectPtr(Object::create_collection(key, Type::kList, Encoding::kListpack, lp.release()));
+      return collection(key, Type::kList, Encoding::kListpack, lp.release());
     }
     auto* q = new Quicklist(Quicklist::from_listpack(std::move(lp), fill(), depth()));
-    return ObjectPtr(Object::create_collection(key, Type::kList, Encoding::kQuicklist, q));
+    return collection(key, Type::kList, Encoding::kQuicklist, q);
   }
 
   ObjectPtr list_from_quicklist(std::unique_ptr<Quicklist> q, std::string_view key) {
     if (q->count() == 0) return nullptr;
     // One packed node within the node limit is an ordinary small list.
     if (q->can_convert_to_listpack(false)) return list_from_listpack(q->take_listpack(), key);
-    return ObjectPtr(Object::create_collection(key, Type::kList, Encoding::kQuicklist, q.release()));
+    return collection(key, Type::kList, Encoding::kQuicklist, q.release());
   }
 
   ObjectPtr load_list_plain(std::string_view key) {
@@ -354,7 +356,7 @@ class ValueLoader {
     // Header, width, size and strictly ascending values; an empty intset is corrupt.
     if (!intset_validate(b.get(), n)) in_.fail("Intset integrity check failed.");
     auto* is = reinterpret_cast<Intset*>(b.release());
-    ObjectPtr o(Object::create_collection(key, Type::kSet, Encoding::kIntset, is));
+    ObjectPtr o = collection(key, Type::kSet, Encoding::kIntset, is);
     const size_t count = intset_size(is);
     if (count > limit_of(encoding_limits().set_max_intset_entries)) SetType::maybe_convert(*o, count);
     return o;
@@ -364,7 +366,7 @@ class ValueLoader {
     if (lp.empty()) return nullptr;
     if (!lp_unique(lp, 1, dup_)) in_.fail("Set listpack with duplicate members");
     const size_t count = lp.size();
-    ObjectPtr o(Object::create_collection(key, Type::kSet, Encoding::kListpack, lp.release()));
+    ObjectPtr o = collection(key, Type::kSet, Encoding::kListpack, lp.release());
     if (count > limit_of(encoding_limits().set_max_listpack_entries)) SetType::maybe_convert(*o, count);
     return o;
   }
@@ -417,7 +419,7 @@ class ValueLoader {
     if (count % 2 != 0) in_.fail("Zset listpack with an odd number of entries");
     if (!lp_unique(lp, 2, dup_)) in_.fail("Zset listpack with duplicate members");
     if (!zset_lp_scores_ok(lp, deep_)) in_.fail("Zset listpack with an invalid score or order");
-    ObjectPtr o(Object::create_collection(key, Type::kZset, Encoding::kListpack, lp.release()));
+    ObjectPtr o = collection(key, Type::kZset, Encoding::kListpack, lp.release());
     if (count / 2 > limit_of(encoding_limits().zset_max_listpack_entries)) {
       ZsetType::maybe_convert(*o, count / 2);
     }
@@ -449,7 +451,7 @@ class ValueLoader {
     const size_t count = lp.size();
     if (count % 2 != 0) in_.fail("Hash listpack with an odd number of entries");
     if (!lp_unique(lp, 2, dup_)) in_.fail("Hash listpack with duplicate fields");
-    ObjectPtr o(Object::create_collection(key, Type::kHash, Encoding::kListpack, lp.release()));
+    ObjectPtr o = collection(key, Type::kHash, Encoding::kListpack, lp.release());
     const EncodingLimits& lim = encoding_limits();
     if (count / 2 > limit_of(lim.hash_max_listpack_entries) ||
         (check_sizes && max_len > limit_of(lim.hash_max_listpack_value))) {
@@ -472,8 +474,13 @@ class ValueLoader {
     return t == Type::kHash ? finish_hash(std::move(lp), key, false) : finish_zset(std::move(lp), key);
   }
 
+  ObjectPtr collection(std::string_view key, Type t, Encoding e, void* ptr) {
+    return ObjectPtr(Object::create_collection(key, t, e, ptr, room_));
+  }
+
   RdbIn& in_;
   bool deep_;
+  bool room_ = false;
   std::string s1_, s2_;
   std::vector<std::pair<std::string, double>> pairs_;
   DupScratch dup_;
@@ -486,7 +493,8 @@ class LoadTarget {
  public:
   virtual ~LoadTarget() = default;
   virtual int databases() const = 0;
-  virtual bool drop_expired() const { return true; }
+  // The server's load (logs its lines, drops expired keys); false for the checker.
+  virtual bool server_mode() const { return true; }
   virtual void on_aux(uint64_t offset, std::string_view k, std::string_view v) = 0;
   virtual void on_select(uint64_t offset, int db) = 0;
   virtual void on_resize(int db, size_t keys, size_t expires) = 0;
@@ -593,10 +601,10 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
         pr.type = type;
         in.string(pr.key);
         pr.phase = "read-object-value";
-        ObjectPtr o = values.load(type, pr.key);
+        ObjectPtr o = values.load(type, pr.key, expire != -1);
         if (!o) {
           pr.empty++;
-          if (pr.empty <= 10 && t.drop_expired()) {
+          if (pr.empty <= 10 && t.server_mode()) {
             LOG_NOTICE("rdbLoadObject skipping empty key: %s", pr.key.c_str());
           }
         } else {
@@ -606,7 +614,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
           }
           o->set_lru(idle >= 0 ? lru_now - static_cast<uint32_t>(std::min<int64_t>(idle, lru_now)) : lru_now);
           if (expire != -1 && expire < now) pr.already_expired++;
-          if (expire != -1 && expire < now && t.drop_expired()) {
+          if (expire != -1 && expire < now && t.server_mode()) {
             o.reset();
           } else {
             pr.keys++;
@@ -631,10 +639,10 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
     if (!checksum) {
       t.on_checksum(in.offset(), false);
     } else if (stored == 0) {
-      LOG_NOTICE("RDB file was saved with checksum disabled: no check performed.");
+      if (t.server_mode()) LOG_NOTICE("RDB file was saved with checksum disabled: no check performed.");
       t.on_checksum(in.offset(), false);
     } else if (stored != expected) {
-      LOG_WARNING("Wrong RDB checksum expected: (%llx) but got (%llx). Aborting now.",
+      if (t.server_mode()) LOG_WARNING("Wrong RDB checksum expected: (%llx) but got (%llx). Aborting now.",
                   static_cast<unsigned long long>(expected), static_cast<unsigned long long>(stored));
       in.fail("RDB CRC error");
     } else {
@@ -692,13 +700,16 @@ class KeyspaceTarget : public LoadTarget {
 
 class CheckTarget : public LoadTarget {
  public:
+  explicit CheckTarget(bool verbose) : verbose_(verbose) {}
   int databases() const override { return INT_MAX; }
-  bool drop_expired() const override { return false; }
+  bool server_mode() const override { return false; }
   void on_aux(uint64_t offset, std::string_view k, std::string_view v) override {
+    if (!verbose_) return;
     printf("[offset %llu] AUX FIELD %.*s = '%.*s'\n", static_cast<unsigned long long>(offset),
            static_cast<int>(k.size()), k.data(), static_cast<int>(v.size()), v.data());
   }
   void on_select(uint64_t offset, int db) override {
+    if (!verbose_) return;
     printf("[offset %llu] Selecting DB ID %d\n", static_cast<unsigned long long>(offset), db);
   }
   void on_resize(int, size_t, size_t) override {}
@@ -708,8 +719,11 @@ class CheckTarget : public LoadTarget {
   }
   bool on_function(std::string_view, std::string*) override { return true; }
   void on_checksum(uint64_t offset, bool checked) override {
-    if (checked) printf("[offset %llu] Checksum OK\n", static_cast<unsigned long long>(offset));
+    if (checked && verbose_) printf("[offset %llu] Checksum OK\n", static_cast<unsigned long long>(offset));
   }
+
+ private:
+  bool verbose_;
 };
 
 }  // namespace
@@ -784,7 +798,9 @@ bool rdb_verify_payload(std::string_view payload, int* version) {
 
 Object* rdb_payload_to_object(std::string_view payload, std::string_view key, bool deep,
                               std::string* err) {
-  RdbIn in(reinterpret_cast<const uint8_t*>(payload.data()), payload.size() - 10);
+  // Over the whole payload, footer included, as Redis reads it: a value running into the
+  // footer's bytes is read from them (both servers accept the same payloads).
+  RdbIn in(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
   try {
     const uint8_t type = in.byte();
     ValueLoader values(in, deep);
@@ -802,9 +818,9 @@ Object* rdb_payload_to_object(std::string_view payload, std::string_view key, bo
 
 bool rdb_payload_functions(std::string_view payload, std::vector<std::string>* codes,
                            std::string* err) {
-  RdbIn in(reinterpret_cast<const uint8_t*>(payload.data()), payload.size() - 10);
+  RdbIn in(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
   try {
-    while (in.remaining() > 0) {
+    while (in.remaining() > 10) {  // the footer is the last 10 bytes, as Redis counts
       const uint8_t type = in.byte();
       if (type == kRdbOpFunctionPreGa) {
         *err = "Pre-GA function format not supported";
@@ -824,6 +840,26 @@ bool rdb_payload_functions(std::string_view payload, std::vector<std::string>* c
   return true;
 }
 
+RdbLoadResult rdb_check_memory(const uint8_t* p, size_t n) {
+  RdbLoadResult r;
+  RdbIn in(p, n);
+  CheckTarget target(false);
+  LoadProgress pr;
+  try {
+    load_stream(in, target, /*deep=*/true, /*checksum=*/true, pr);
+  } catch (RdbError& e) {
+    r.status = RdbLoadResult::kError;
+    r.offset = e.offset;
+    r.reason = std::move(e.reason);
+    r.key = pr.key;
+    r.type = pr.type;
+  }
+  r.keys_loaded = pr.keys;
+  r.keys_expired = pr.already_expired;
+  r.empty_keys_skipped = pr.empty;
+  return r;
+}
+
 int rdb_check_main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "Usage: %s <rdb-file-name>\n", argv[0]);
@@ -839,7 +875,7 @@ int rdb_check_main(int argc, char** argv) {
     return 1;
   }
   RdbIn in(fd, static_cast<uint64_t>(sb.st_size));
-  CheckTarget target;
+  CheckTarget target(true);
   LoadProgress pr;
   int rc = 0;
   try {

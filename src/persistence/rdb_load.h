@@ -41,6 +41,10 @@ Object* rdb_payload_to_object(std::string_view payload, std::string_view key, bo
 bool rdb_payload_functions(std::string_view payload, std::vector<std::string>* codes,
                            std::string* err);
 
+// The checker's full read (every value built and validated, then freed) of an RDB image in
+// memory, without output: what keel-check-rdb does, for tests and fuzzing.
+RdbLoadResult rdb_check_memory(const uint8_t* p, size_t n);
+
 // keel-check-rdb FILE: prints a report in redis-check-rdb's format; returns the exit code.
 int rdb_check_main(int argc, char** argv);
 
