@@ -244,9 +244,11 @@ class ValueLoader {
     throw e;
   }
 
-  // A length as a size hint: never more than the bytes left (every element takes at least one),
-  // so a forged count cannot make us pre-allocate a huge table.
-  size_t hint(uint64_t n) const { return static_cast<size_t>(std::min<uint64_t>(n, in_.remaining())); }
+  // A count as a size hint: never more elements than the bytes left could hold at
+  // `min_bytes` each, so a forged count cannot make us pre-allocate a huge table.
+  size_t hint(uint64_t n, uint64_t min_bytes = 2) const {
+    return static_cast<size_t>(std::min<uint64_t>(n, in_.remaining() / min_bytes));
+  }
 
   void check_item(std::string_view s) {
     if (s.size() > UINT32_MAX) in_.fail("Element too long for this server: " + std::to_string(s.size()));
@@ -385,7 +387,7 @@ class ValueLoader {
     const size_t max_entries = limit_of(encoding_limits().zset_max_listpack_entries);
     double ns;
     if (n > max_entries) {
-      ObjectPtr o(ZsetType::create(key, std::max(hint(n), max_entries + 1), 0));
+      ObjectPtr o(ZsetType::create(key, std::max(hint(n, 9), max_entries + 1), 0));
       for (uint64_t i = 0; i < n; i++) {
         in_.string(s1_);
         check_item(s1_);
@@ -566,8 +568,9 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
       }
       case kRdbOpResizeDb: {
         const uint64_t keys = in.len(), expires = in.len();
-        // A hint only: bounded by what the rest of the input can hold.
-        const uint64_t cap = in.remaining() / 2;
+        // A hint only: bounded by what the rest of the input can hold (a key takes at least a
+        // few bytes; a low bound only costs a rehash during the load).
+        const uint64_t cap = in.remaining() / 8;
         t.on_resize(db, static_cast<size_t>(std::min(keys, cap)), static_cast<size_t>(std::min(expires, cap)));
         continue;
       }

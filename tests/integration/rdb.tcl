@@ -345,7 +345,9 @@ start_server {binary /usr/bin/redis-server tags {cross-server}} {
         if {![is_keel -1]} { skip_test "needs Keel as the outer server" }
         r -1 flushall
         r -1 function flush
+        r -1 config set list-compress-depth 1
         populate_dbs -1
+        r -1 config set list-compress-depth 0
         r -1 function load "#!lua name=keellib\nredis.register_function('keelfn', function() return 'k' end)"
         r -1 config set rdb-version 10
         r -1 save
