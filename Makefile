@@ -15,12 +15,13 @@ MAIN_OBJ  := $(BUILD)/src/main.o
 TEST_SRCS := $(shell find tests/cpp -name '*.cc' 2>/dev/null | sort)
 TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
 SERVER    := src/keel-server
+CHECK_RDB := src/keel-check-rdb
 UNIT      := $(BUILD)/keel-unit
 LOADGEN   := $(BUILD)/keel-loadgen
 
 .PHONY: all deps run test test-quick test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
         fuzz fuzz-deps fuzz-build fuzz-seeds
-all: $(SERVER)
+all: $(SERVER) $(CHECK_RDB)
 
 deps:
 	@bash deps/install.sh
@@ -29,6 +30,10 @@ deps:
 # report's stack trace (base/crash.cc) names them.
 $(SERVER): $(OBJS) $(MAIN_OBJ)
 	$(CXX) $(CXXFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
+
+# keel-check-rdb is the server binary under another name (as redis-check-rdb is redis-server).
+$(CHECK_RDB): $(SERVER)
+	ln -sf keel-server $@
 
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
@@ -167,7 +172,7 @@ fuzz-commands: $(SERVER)
 	/usr/bin/python3 tests/fuzz/cmdfuzz.py --count 1000000 --progress 250 $(CMDFUZZ_ARGS)
 
 clean:
-	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan
+	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan $(CHECK_RDB)
 
 -include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 -include $(wildcard $(FUZZ_BUILD)/obj/*/*/*.d $(FUZZ_BUILD)/obj/*/*/*/*.d $(BUILD)/fuzz-seeds/*.d)

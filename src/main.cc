@@ -15,6 +15,8 @@
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
+#include "persistence/rdb_load.h"
 #include "server/config.h"
 #include "server/crash_report.h"
 #include "server/server.h"
@@ -54,6 +56,10 @@ void daemonize() {
 
 int main(int argc, char** argv) {
   using namespace keel;
+  // keel-check-rdb is this binary under another name, as redis-check-rdb is redis-server.
+  const char* base = strrchr(argv[0], '/');
+  base = base ? base + 1 : argv[0];
+  if (strcmp(base, "keel-check-rdb") == 0) return rdb_check_main(argc, argv);
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   executable_path() = n > 0 ? std::string(exe, size_t(n)) : argv[0];
@@ -117,6 +123,8 @@ int main(int argc, char** argv) {
   set_hash_seed(random_u64());
   keyspace().init(command_options().databases);
   init_command_table();
+  install_persistence_hooks();  // the RDB code reaches FUNCTION libraries through these
+  persistence_options().redis_ver = kRedisCompatVersion;
   pubsub_init();  // keyspace notifications publish through pub/sub
   Server srv;
   set_server_api(&srv);

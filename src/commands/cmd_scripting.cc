@@ -25,6 +25,9 @@ namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
 void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
+// Defined in cmd_persistence.cc.
+void cmd_function_dump(CommandContext& cx);
+void cmd_function_restore(CommandContext& cx);
 
 namespace {
 
@@ -418,7 +421,17 @@ void cmd_function_help(CommandContext& cx) {
               "    When called without the optional mode argument, the behavior is determined by the",
               "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
               "    * ASYNC: Asynchronously flush the libraries.",
-              "    * SYNC: Synchronously flush the libraries."});
+              "    * SYNC: Synchronously flush the libraries.",
+              "DUMP",
+              "    Return a serialized payload representing the current libraries, can be restored using FUNCTION RESTORE command",
+              "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+              "    Restore the libraries represented by the given payload, it is possible to give a restore policy to",
+              "    control how to handle existing libraries (default APPEND):",
+              "    * FLUSH: delete all existing libraries.",
+              "    * APPEND: appends the restored libraries to the existing libraries. On collision, abort.",
+              "    * REPLACE: appends the restored libraries to the existing libraries, On collision, replace the old",
+              "      libraries with the new libraries (notice that even on this option there is a chance of failure",
+              "      in case of functions name collision with another library)."});
 }
 
 // ---- Table ---------------------------------------------------------------------------------------
@@ -440,6 +453,8 @@ CommandSpec kFunctionSubcommands[] = {
     {"flush", cmd_function_flush, -2, kWrite | kNoScript, 0, 0, 0, kAclScripting, "scripting", "Deletes all libraries and functions.", "7.0.0", "O(N) where N is the number of functions deleted"},
     {"kill", cmd_function_kill, 2, kNoScript | kAllowBusy, 0, 0, 0, kAclScripting, "scripting", "Terminates a function during execution.", "7.0.0", "O(1)"},
     {"stats", cmd_function_stats, 2, kNoScript | kAllowBusy, 0, 0, 0, kAclScripting, "scripting", "Returns information about a function during execution.", "7.0.0", "O(1)"},
+    {"dump", cmd_function_dump, 2, kNoScript, 0, 0, 0, kAclScripting, "scripting", "Dumps all libraries into a serialized binary payload.", "7.0.0", "O(N) where N is the number of functions"},
+    {"restore", cmd_function_restore, -3, kWrite | kDenyOom | kNoScript, 0, 0, 0, kAclScripting, "scripting", "Restores all libraries from a payload.", "7.0.0", "O(N) where N is the number of functions on the payload"},
     {"help", cmd_function_help, 2, kLoading | kStale, 0, 0, 0, kAclScripting, "scripting", "Returns helpful text about the different subcommands.", "7.0.0", "O(1)"},
 };
 
@@ -457,5 +472,7 @@ CommandSpec kScriptingCommands[] = {
 }  // namespace
 
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
+
+LuaEngine& functions_for_persistence() { return function_engine(); }
 
 }  // namespace keel

@@ -28,6 +28,10 @@ namespace keel {
 
 // Writes a HELP reply: "<NAME> <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", the
 // lines, then the closing "HELP" / "    Prints this help." pair Redis appends to every help.
+// Defined in cmd_persistence.cc.
+void debug_reload(CommandContext& cx, std::span<const std::string_view> options);
+void flushall_snapshot();
+
 void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines) {
   cx.reply().array(lines.size() + 3);
   char head[128];
@@ -231,7 +235,12 @@ void cmd_debug(CommandContext& cx) {
          "    Reply with a test value of the specified type. <type> can be: string,",
          "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
          "    true, false.",
-         "RELOAD [option ...]", "    Save the RDB on disk and reload it (not available yet).",
+         "RELOAD [option ...]",
+         "    Save the RDB on disk and reload it back to memory. Valid <option> values:",
+         "    * MERGE: conflicting keys will be loaded from RDB.",
+         "    * NOFLUSH: the existing database will not be removed before load, but",
+         "      conflicting keys will generate an exception and kill the server.",
+         "    * NOSAVE: the database will be loaded from an existing RDB file.",
          "SEGFAULT", "    Crash the server with sigsegv.",
          "SEGFAULT-IN-REPORT",
          "    Crash the server with sigsegv, and again while it writes the crash report.",
@@ -279,7 +288,7 @@ void cmd_debug(CommandContext& cx) {
         return cx.reply().error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
       }
     }
-    return cx.reply().error("ERR DEBUG RELOAD is not supported yet: Keel has no RDB persistence");
+    return debug_reload(cx, cx.args().subspan(2));
   }
   debug_unknown(cx);
 }
@@ -310,6 +319,7 @@ void cmd_flushdb(CommandContext& cx) {
 void cmd_flushall(CommandContext& cx) {
   if (!flush_mode_ok(cx)) return;
   keyspace().flush_all();
+  flushall_snapshot();
   cx.reply().ok();
 }
 

@@ -103,6 +103,7 @@ void init_command_table() {
            set_commands(),
            zset_commands(),
            scripting_commands(),
+           persistence_commands(),
        }) {
     add_stats(family, nullptr);
     for (CommandSpec& c : family) g_table.commands.push_back(&c);

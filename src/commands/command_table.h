@@ -23,6 +23,9 @@ std::span<CommandSpec> list_commands();
 std::span<CommandSpec> hash_commands();
 std::span<CommandSpec> set_commands();
 std::span<CommandSpec> zset_commands();
+std::span<CommandSpec> persistence_commands();
+// Lets persistence/ list and load FUNCTION libraries (cmd_persistence.cc); call at start-up.
+void install_persistence_hooks();
 
 void init_command_table();
 const CommandSpec* lookup_command(std::string_view name);

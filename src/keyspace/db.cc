@@ -83,6 +83,26 @@ void Db::insert(Slot& slot, Object* obj) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
 }
 
+bool Db::load_add(Object* obj, bool replace) {
+  const KeyRef k = KeyRef::of(obj->key());
+  ObjectTable::Position pos = keys_.find_position(k.name, k.hash);
+  epoch_++;
+  if (pos.found()) {
+    if (!replace) return false;
+    Object* old = pos.entry();
+    hist_.update(old->type(), object_length(old), obj->type(), object_length(obj));
+    if (old->has_expire()) expires_.erase(old->key(), k.hash);
+    if (obj->has_expire()) expires_.insert(obj, k.hash);
+    pos.set(obj);
+    Object::destroy(old);
+    return true;
+  }
+  keys_.insert(pos, obj);
+  if (obj->has_expire()) expires_.insert(obj, k.hash);
+  hist_.update(obj->type(), KeySizes::kAbsent, obj->type(), object_length(obj));
+  return true;
+}
+
 void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   Object* old = slot.obj_;
   ensure_pos(slot);

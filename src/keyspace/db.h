@@ -139,6 +139,16 @@ class Db {
   // Convenience for DEL/UNLINK: true when the key existed.
   bool remove(const KeyRef& key);
 
+  // RDB load (start-up, DEBUG RELOAD): adds obj with its TTL and LRU as they are, making the
+  // KEYSIZES update but no dirty count, event or WATCH signal. A key already present is a
+  // duplicate: false (obj not taken) unless `replace`, which frees the old one.
+  bool load_add(Object* obj, bool replace);
+  // RDB load: the RESIZEDB hint (the caller bounds it by the input size).
+  void load_reserve(size_t keys, size_t expires) {
+    keys_.reserve(keys);
+    expires_.reserve(expires);
+  }
+
   // Expiry. when_ms is absolute; set_expire on an absent slot is a bug. The key's first TTL may
   // move its object to a bigger block (Object::with_expire): take the object from the slot
   // afterwards, not from a pointer held from before.

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <limits>
@@ -23,6 +24,7 @@
 #include "base/numbers.h"
 #include "commands/dispatch.h"
 #include "keyspace/notify.h"
+#include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
 #include "scripting/lua_engine.h"
 #include "server/version.h"
@@ -95,8 +97,8 @@ constexpr int64_t kUIntMax = std::numeric_limits<uint32_t>::max();
 struct Misc {
   bool activerehashing = true, lazyfree_eviction = false, lazyfree_expire = false;
   bool lazyfree_server_del = false, lazyfree_user_del = false, lazyfree_user_flush = false;
-  bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true, rdbcompression = true;
-  bool rdbchecksum = true, rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
+  bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
+  bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool jemalloc_bg_thread = true, activedefrag = false, latency_tracking = true;
   bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
@@ -109,14 +111,14 @@ struct Misc {
   int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
   int64_t auto_aof_rewrite_percentage = 100, auto_aof_rewrite_min_size = 64 << 20;
   int64_t shutdown_timeout = 10;
-  int enable_protected_configs = 0, supervised = 0, sanitize_dump_payload = 0;
+  int enable_protected_configs = 0, supervised = 0;
   std::string appendfsync = "everysec", syslog_facility = "local0";
   std::string repl_diskless_load = "disabled", acl_pubsub_default = "resetchannels";
-  std::string dbfilename = "dump.rdb", appendfilename = "appendonly.aof";
+  std::string appendfilename = "appendonly.aof";
   std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
-  bool aof_rewrite_incremental_fsync = true, rdb_save_incremental_fsync = true, disable_thp = true;
+  bool aof_rewrite_incremental_fsync = true, disable_thp = true;
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
@@ -380,7 +382,10 @@ std::string get_bind(const Directive&) {
   return out;
 }
 
-// Keel has no persistence yet: only the "off" values are accepted.
+// save: "" or <seconds> <changes> pairs (seconds >= 1, changes >= 0, read with strtoll as
+// Redis does). CONFIG SET replaces the list; while a config file loads, the first save line
+// drops Redis's default points and each further line adds its pairs (save "" empties it).
+bool g_reading_config_file = false;
 bool set_save(const Directive& d, const Args& args, std::string* err) {
   if (args.size() == 1 && args[0].find(' ') != std::string::npos) {
     // save "3600 1 300 100" in a file: one quoted argument holding the pairs.
@@ -394,20 +399,38 @@ bool set_save(const Directive& d, const Args& args, std::string* err) {
     }
     return set_save(d, parts, err);
   }
-  if (args.empty() || (args.size() == 1 && args[0].empty())) {
-    server_options().save.clear();
-    return true;
+  std::vector<SavePoint>& points = persistence_options().save_points;
+  Args a = args;
+  if (a.size() == 1 && a[0].empty()) {
+    points.clear();
+    a.clear();
   }
-  bool valid = args.size() % 2 == 0;
-  for (size_t i = 0; valid && i < args.size(); i++) {
-    int64_t v;
-    valid = parse_int64(args[i], &v) && v >= 0;
+  std::vector<SavePoint> add;
+  bool valid = a.size() % 2 == 0;
+  for (size_t i = 0; valid && i < a.size(); i++) {
+    char* end = nullptr;
+    const long long v = strtoll(a[i].c_str(), &end, 10);
+    valid = *end == '\0' && (i % 2 == 0 ? v >= 1 : v >= 0);
+    if (valid && i % 2 == 1) add.push_back({strtoll(a[i - 1].c_str(), nullptr, 10), v});
   }
-  *err = valid ? "RDB snapshots are not supported: persistence is not implemented yet (use save \"\")"
-               : "Invalid save parameters";
-  return false;
+  if (!valid) {
+    *err = "Invalid save parameters";
+    return false;
+  }
+  static bool file_had_save = false;
+  if (!g_reading_config_file || !file_had_save) points.clear();
+  if (g_reading_config_file) file_had_save = true;
+  points.insert(points.end(), add.begin(), add.end());
+  return true;
 }
-std::string get_save(const Directive&) { return server_options().save; }
+std::string get_save(const Directive&) {
+  std::string out;
+  for (const SavePoint& p : persistence_options().save_points) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(p.seconds) + " " + std::to_string(p.changes);
+  }
+  return out;
+}
 
 // Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
 std::string join_args(const Args& args) {
@@ -425,8 +448,13 @@ bool set_percentiles(const Directive&, const Args& args, std::string*) {
   return true;
 }
 std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
+// One "save <seconds> <changes>" line per point, or save "" so the defaults stay off.
 void rewrite_save(const Directive&, std::vector<std::pair<std::string, bool>>* out) {
-  out->push_back({"save \"\"", false});
+  const std::vector<SavePoint>& points = persistence_options().save_points;
+  if (points.empty()) out->push_back({"save \"\"", true});
+  for (const SavePoint& p : points) {
+    out->push_back({"save " + std::to_string(p.seconds) + " " + std::to_string(p.changes), true});
+  }
 }
 
 bool set_appendonly(const Directive&, const Args& args, std::string* err) {
@@ -630,7 +658,7 @@ const std::vector<Directive>& table() {
       d.post = post_prefetch;
       v.push_back(d);
     }
-    v.push_back(sp("save", kMultiArg, set_save, get_save, "", rewrite_save));
+    v.push_back(sp("save", kMultiArg, set_save, get_save, "3600 1 300 100 60 10000", rewrite_save));
     v.push_back(sp("appendonly", 0, set_appendonly, get_appendonly, "no"));
     v.push_back(sp("client-output-buffer-limit", kMultiArg, set_obuf, get_obuf,
                    "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
@@ -686,8 +714,11 @@ const std::vector<Directive>& table() {
                   false));
     v.push_back(b("stop-writes-on-bgsave-error", nullptr, 0,
                   KEEL_REF(misc().stop_writes_on_bgsave_error), true));
-    v.push_back(b("rdbcompression", nullptr, 0, KEEL_REF(misc().rdbcompression), true));
-    v.push_back(b("rdbchecksum", nullptr, 0, KEEL_REF(misc().rdbchecksum), true));
+    v.push_back(b("rdbcompression", nullptr, 0, KEEL_REF(persistence_options().rdbcompression), true));
+    v.push_back(b("rdbchecksum", nullptr, kImmutable, KEEL_REF(persistence_options().rdbchecksum), true));
+    // Keel's own: the RDB version SAVE and DUMP write (10 for Redis 7.0, 11 for 7.2+ and Valkey).
+    v.push_back(n("rdb-version", nullptr, 0, KEEL_REF(persistence_options().rdb_version), Num::kInt,
+                  10, 12, "11"));
     v.push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
     v.push_back(b("dynamic-hz", nullptr, 0, KEEL_REF(misc().dynamic_hz), true));
     v.push_back(b("always-show-logo", nullptr, kImmutable, KEEL_REF(misc().always_show_logo),
@@ -757,13 +788,13 @@ const std::vector<Directive>& table() {
     v.push_back(ei("supervised", kImmutable, KEEL_REF(misc().supervised), kSupervised, "no"));
     v.push_back(es("syslog-facility", kImmutable, KEEL_REF(misc().syslog_facility), kFacility,
                    "local0"));
-    v.push_back(ei("sanitize-dump-payload", 0, KEEL_REF(misc().sanitize_dump_payload), kSanitize,
+    v.push_back(ei("sanitize-dump-payload", 0, KEEL_REF(persistence_options().sanitize_dump_payload), kSanitize,
                    "no"));
     v.push_back(es("repl-diskless-load", 0, KEEL_REF(misc().repl_diskless_load), kDisklessLoad,
                    "disabled"));
     v.push_back(es("acl-pubsub-default", 0, KEEL_REF(misc().acl_pubsub_default), kPubsubDefault,
                    "resetchannels"));
-    v.push_back(s("dbfilename", nullptr, kProtected, KEEL_REF(misc().dbfilename), "dump.rdb",
+    v.push_back(s("dbfilename", nullptr, kProtected, KEEL_REF(persistence_options().dbfilename), "dump.rdb",
                   check_dbfilename));
     v.push_back(s("appendfilename", nullptr, kImmutable, KEEL_REF(misc().appendfilename),
                   "appendonly.aof"));
@@ -780,7 +811,7 @@ const std::vector<Directive>& table() {
     v.push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
                   KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
     v.push_back(b("rdb-save-incremental-fsync", nullptr, 0,
-                  KEEL_REF(misc().rdb_save_incremental_fsync), true));
+                  KEEL_REF(persistence_options().incremental_fsync), true));
     v.push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(misc().disable_thp), true));
     v.push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
                   KEEL_REF(misc().repl_disable_tcp_nodelay), false));
@@ -1113,7 +1144,10 @@ bool Config::load(const std::string& path, bool from_stdin, const std::string& o
     text += '\n';
     text += options;
   }
-  if (!load_text(text, 0)) return false;
+  g_reading_config_file = true;
+  const bool loaded = load_text(text, 0);
+  g_reading_config_file = false;
+  if (!loaded) return false;
   if (!log_options().file.empty()) {
     // Fail now rather than lose the log later, as Redis does.
     FILE* f = fopen(log_options().file.c_str(), "a");

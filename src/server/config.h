@@ -36,7 +36,6 @@ struct ServerOptions {
   int64_t maxclients = 10000;
   bool prefetch = true;         // batch key prefetch (prefetch-batch-max-size > 0)
   int64_t prefetch_batch_max_size = 16;
-  std::string save;             // "" only, until persistence lands
   bool appendonly = false;
   uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
   std::string maxmemory_policy = "noeviction";

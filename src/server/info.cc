@@ -16,6 +16,7 @@
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
 #include "server/config.h"
 #include "server/server.h"
 #include "server/version.h"
@@ -193,7 +194,7 @@ std::string Server::info(std::span<const std::string_view> sections) {
     line(out, "async_loading:0");
     line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
     line(out, "rdb_bgsave_in_progress:0");
-    line(out, "rdb_last_save_time:%lld", ll(lastsave_));
+    line(out, "rdb_last_save_time:%lld", ll(persistence_state().lastsave));
     line(out, "rdb_last_bgsave_status:ok");
     line(out, "rdb_last_bgsave_time_sec:-1");
     line(out, "rdb_current_bgsave_time_sec:-1");

@@ -20,6 +20,9 @@
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
+#include "persistence/rdb_load.h"
+#include "persistence/rdb_save.h"
 #include "protocol/errors.h"
 #include "server/config.h"
 
@@ -280,7 +283,57 @@ void Server::on_signal(uv_signal_t* sig, int signum) {
     _exit(1);
   }
   LOG_WARNING("Received %s scheduling shutdown...", signum == SIGINT ? "SIGINT" : "SIGTERM");
+  // shutdown-on-sigterm / shutdown-on-sigint: default (save when save points exist), save,
+  // nosave, now, force.
+  const std::string_view name = signum == SIGINT ? "shutdown-on-sigint" : "shutdown-on-sigterm";
+  const auto v = config().get({&name, 1});
+  const std::string how = v.empty() ? "default" : v[0].second;
+  if (!s->save_before_exit(how == "nosave", how == "save", how == "force")) {
+    LOG_WARNING("Errors trying to shut down the server. Check the logs for more information.");
+    return;  // the save failed: keep serving, as Redis does
+  }
   s->request_shutdown(0);
+}
+
+bool Server::save_before_exit(bool nosave, bool save, bool force) {
+  LOG_WARNING("User requested shutdown...");
+  const PersistenceOptions& po = persistence_options();
+  if ((po.save_points.empty() || nosave) && !save) return true;
+  LOG_NOTICE("Saving the final RDB snapshot before exiting.");
+  if (rdb_save_file(po.dbfilename)) return true;
+  if (force) {
+    LOG_WARNING("Error trying to save the DB. Exit anyway.");
+    return true;
+  }
+  LOG_WARNING("Error trying to save the DB, can't exit.");
+  return false;
+}
+
+// Start-up: the dataset from dir/dbfilename, as Redis loads it (a missing file is an empty
+// dataset). False when the file exists but cannot be loaded completely: the process must exit
+// rather than serve part of it.
+bool Server::load_data() {
+  const std::string& file = persistence_options().dbfilename;
+  const int64_t start = monotonic_us();
+  RdbLoadResult r = rdb_load_file(file, false);
+  switch (r.status) {
+    case RdbLoadResult::kMissing: return true;
+    case RdbLoadResult::kOpenError:
+      LOG_WARNING("Fatal error loading the DB (%s): %s. Exiting.", file.c_str(), r.reason.c_str());
+      return false;
+    case RdbLoadResult::kError: {
+      std::string where;
+      if (!r.key.empty()) where = " (reading key '" + r.key + "', type " + std::to_string(r.type) + ")";
+      LOG_WARNING("Internal error in RDB reading offset %llu of file %s -> %s%s",
+                  static_cast<unsigned long long>(r.offset), file.c_str(), r.reason.c_str(),
+                  where.c_str());
+      LOG_WARNING("Fatal error loading the DB, check server logs. Exiting.");
+      return false;
+    }
+    case RdbLoadResult::kOk: break;
+  }
+  LOG_NOTICE("DB loaded from disk: %.3f seconds", double(monotonic_us() - start) / 1e6);
+  return true;
 }
 
 void Server::request_shutdown(int exit_code) {
@@ -311,11 +364,12 @@ int Server::run() {
   set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
   LOG_NOTICE("Server initialized");
-  LOG_NOTICE("Ready to accept connections tcp");
   stats_.start_time_ms = mstime();
-  lastsave_ = time(nullptr);
+  persistence_state().lastsave = time(nullptr);
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
+  if (!load_data()) return 1;
+  LOG_NOTICE("Ready to accept connections tcp");
 
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
@@ -343,7 +397,6 @@ int Server::run() {
       uv_try_write(reinterpret_cast<uv_stream_t*>(&c->tcp), &b, 1);
     }
   }
-  LOG_WARNING("User requested shutdown...");
   if (!o.pidfile.empty()) unlink(o.pidfile.c_str());
   LOG_WARNING("%s is now ready to exit, bye bye...", "Keel");
   return exit_code_;
@@ -585,14 +638,13 @@ void Server::feed_monitors(const Session& s, std::span<const std::string_view> a
   }
 }
 
-// SHUTDOWN. Keel has no persistence yet: SAVE fails (Redis's reply when saving fails, with the
-// reason in the log); NOSAVE and the default (no save points configured) exit at once.
-std::string Server::shutdown(bool, bool save, bool, bool, bool abort) {
+// SHUTDOWN: saves first when save points exist (unless NOSAVE) or with SAVE; a failed save
+// cancels the shutdown unless FORCE.
+int64_t Server::lastsave() const { return persistence_state().lastsave; }
+
+std::string Server::shutdown(bool nosave, bool save, bool, bool force, bool abort) {
   if (abort) return "ERR No shutdown in progress.";
-  if (save) {
-    LOG_WARNING("SHUTDOWN SAVE refused: Keel has no RDB persistence yet, nothing can be saved");
-    return "ERR Errors trying to SHUTDOWN. Check logs.";
-  }
+  if (!save_before_exit(nosave, save, force)) return "ERR Errors trying to SHUTDOWN. Check logs.";
   request_shutdown(0);
   return {};
 }

@@ -62,7 +62,7 @@ class Server : public ServerApi {
   void feed_monitors(const Session& s, std::span<const std::string_view> args) override;
   bool has_monitors() const override { return !monitors_.empty(); }
   std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) override;
-  int64_t lastsave() const override { return lastsave_; }
+  int64_t lastsave() const override;
   bool debug_command_allowed(const Session& s) const override;
   Buffer* session_output(Session& s) override;
   void session_output_ready(Session& s) override;
@@ -85,6 +85,10 @@ class Server : public ServerApi {
   static void on_signal(uv_signal_t* s, int signum);
   void cron();
   void finish_shutdown();
+  bool load_data();
+  // The final snapshot of SHUTDOWN and SIGTERM/SIGINT: false when it failed and the shutdown
+  // must be cancelled.
+  bool save_before_exit(bool nosave, bool save, bool force);
 
   uv_loop_t* loop_;
   std::vector<uv_tcp_t*> listeners_;
@@ -97,7 +101,6 @@ class Server : public ServerApi {
   std::vector<Client*> close_asap_;  // over their output buffer limits
   uint64_t next_client_id_ = 1;
   ServerStats stats_;
-  int64_t lastsave_ = 0;
   bool shutting_down_ = false;
   int exit_code_ = 0;
   int64_t cron_loops_ = 0;

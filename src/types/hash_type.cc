@@ -120,6 +120,12 @@ void HashType::prepare_for(Object& o, std::span<const std::string_view> args,
   if (unsafe) convert_to_dict(o, 0);
 }
 
+void HashType::convert_to_hashtable(Object& o, size_t size_hint) {
+  if (o.encoding() != Encoding::kListpack) return;
+  const size_t have = LpView(o)->size() / 2;
+  convert_to_dict(o, size_hint > have ? size_hint - have : 0);
+}
+
 size_t HashType::size(const Object& o) {
   if (o.encoding() == Encoding::kListpack) return LpView(o)->size() / 2;
   return hash_detail::dict_of(o).size();

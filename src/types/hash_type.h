@@ -67,6 +67,10 @@ struct HashType {
   static void prepare_for(Object& o, std::span<const std::string_view> args,
                           const EncodingLimits& lim);
 
+  // A listpack hash becomes a hashtable pre-sized for size_hint fields (RDB load of a hash over
+  // hash-max-listpack-entries). Nothing happens to a hashtable.
+  static void convert_to_hashtable(Object& o, size_t size_hint);
+
   static size_t size(const Object& o);
   // Batch prefetch (server/client.cc run_batch): stage 0 brings in the bucket of a member whose
   // hash_key() is `member_hash`, stage 1 (once that arrived) the entries its tag matches. Only

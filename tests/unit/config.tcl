@@ -166,12 +166,42 @@ start_server {tags {config}} {
         assert_error {*argument must be 'yes' or 'no'} {r config set appendonly maybe}
     }
 
-    test "CONFIG SET save/appendonly with a real value: Keel has no persistence yet" {
-        if {![is_keel]} { skip_test "Keel-only" }
-        assert_error {ERR CONFIG SET failed (possibly related to argument 'save') - *not implemented yet*} {r config set save {100 10}}
-        assert_error {ERR CONFIG SET failed (possibly related to argument 'appendonly') - *not implemented yet*} {r config set appendonly yes}
+    test "CONFIG SET save: any points replace the list; the checks on each number" {
+        assert_equal OK [r config set save {100 10}]
+        assert_equal {100 10} [cget save]
+        assert_equal OK [r config set save {3600 1 300 100 60 10000}]
+        assert_equal {3600 1 300 100 60 10000} [cget save]
+        assert_equal OK [r config set save {1 0}]
+        assert_equal {1 0} [cget save]
+        foreach bad {{0 1} {1 -1} {100} {100 10 5}} {
+            assert_error {ERR CONFIG SET failed (possibly related to argument 'save') - Invalid save parameters} [list r config set save $bad]
+        }
+        assert_equal {1 0} [cget save]
+        assert_equal OK [r config set save {}]
         assert_equal {} [cget save]
+    }
+
+    test "CONFIG SET appendonly yes: Keel has no AOF yet" {
+        if {![is_keel]} { skip_test "Keel-only" }
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'appendonly') - *not implemented yet*} {r config set appendonly yes}
         assert_equal no [cget appendonly]
+    }
+
+    test "Persistence directives: defaults, rdbchecksum immutable, sanitize-dump-payload values" {
+        assert_equal {dbfilename dump.rdb} [r config get dbfilename]
+        assert_equal {rdbcompression yes} [r config get rdbcompression]
+        assert_equal {rdbchecksum yes} [r config get rdbchecksum]
+        assert_equal {sanitize-dump-payload no} [r config get sanitize-dump-payload]
+        assert_equal {rdb-del-sync-files no} [r config get rdb-del-sync-files]
+        assert_equal {stop-writes-on-bgsave-error yes} [r config get stop-writes-on-bgsave-error]
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'rdbchecksum') - can't set immutable config} {r config set rdbchecksum no}
+        assert_equal OK [r config set sanitize-dump-payload clients]
+        assert_equal OK [r config set sanitize-dump-payload yes]
+        assert_error {*argument(s) must be one of the following: no, yes, clients} {r config set sanitize-dump-payload maybe}
+        assert_equal OK [r config set sanitize-dump-payload no]
+        assert_equal OK [r config set rdbcompression no]
+        assert_equal OK [r config set rdbcompression yes]
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'dbfilename') - can't set protected config} {r config set dbfilename x.rdb}
     }
 
     test "CONFIG SET immutable and protected directives" {

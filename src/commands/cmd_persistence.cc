@@ -1,0 +1,250 @@
+// Persistence commands: SAVE, DUMP, RESTORE, FUNCTION DUMP and FUNCTION RESTORE (their rows
+// sit in the FUNCTION container of cmd_scripting.cc), and the hooks through which persistence/
+// reaches the function libraries of scripting/ (a sibling layer it may not include).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/command_table.h"
+#include "commands/server_api.h"
+#include "keyspace/keyspace.h"
+#include "base/log.h"
+#include "persistence/persistence.h"
+#include "persistence/rdb_load.h"
+#include "persistence/rdb_save.h"
+#include "scripting/lua_engine.h"
+
+namespace keel {
+
+LuaEngine& functions_for_persistence();  // cmd_scripting.cc: the FUNCTION libraries
+
+namespace {
+
+constexpr std::string_view kErrPayload = "ERR DUMP payload version or checksum are wrong";
+constexpr std::string_view kErrBusyKey = "BUSYKEY Target key name already exists.";
+
+// SAVE: a synchronous snapshot to dir/dbfilename; a bare "ERR" when it fails (the log says why).
+void cmd_save(CommandContext& cx) {
+  if (rdb_save_file(persistence_options().dbfilename)) return cx.reply().ok();
+  cx.reply().error("ERR");
+}
+
+// DUMP key -> the value in RDB form + version + CRC64, or nil.
+void cmd_dump(CommandContext& cx) {
+  const Object* o = cx.db().find(cx.key(1));
+  if (!o) return cx.reply().null();
+  const PersistenceOptions& po = persistence_options();
+  cx.reply().bulk(rdb_dump_payload(*o, po.rdb_version, po.rdbcompression));
+}
+
+bool lfu_policy(CommandContext& cx) {
+  const std::string_view name = "maxmemory-policy";
+  auto v = cx.server().config_get({&name, 1});
+  return !v.empty() && v[0].second.find("lfu") != std::string::npos;
+}
+
+// RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. Checks in
+// Redis's order: options, BUSYKEY, ttl, payload footer, payload body.
+void cmd_restore(CommandContext& cx) {
+  bool replace = false, absttl = false;
+  int64_t idle = -1, freq = -1;
+  for (size_t i = 4; i < cx.argc(); i++) {
+    const bool more = i + 1 < cx.argc();
+    if (cx.is_arg(i, "replace")) {
+      replace = true;
+    } else if (cx.is_arg(i, "absttl")) {
+      absttl = true;
+    } else if (cx.is_arg(i, "idletime") && more && freq == -1) {
+      if (!cx.int_arg(++i, &idle)) return;
+      if (idle < 0) return cx.reply().error("ERR Invalid IDLETIME value, must be >= 0");
+    } else if (cx.is_arg(i, "freq") && more && idle == -1) {
+      if (!cx.int_arg(++i, &freq)) return;
+      if (freq < 0 || freq > 255) {
+        return cx.reply().error("ERR Invalid FREQ value, must be >= 0 and <= 255");
+      }
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+  }
+  Db& db = cx.db();
+  const KeyRef key = cx.key(1);
+  Db::Slot slot = db.find_for_write(key);
+  if (!replace && slot) return cx.reply().error(kErrBusyKey);
+  int64_t ttl;
+  if (!cx.int_arg(2, &ttl)) return;
+  if (ttl < 0) return cx.reply().error("ERR Invalid TTL value, must be >= 0");
+  const std::string_view payload = cx.arg(3);
+  if (!rdb_verify_payload(payload, nullptr)) return cx.reply().error(kErrPayload);
+  const int sanitize = persistence_options().sanitize_dump_payload;
+  const bool deep = sanitize != static_cast<int>(SanitizePayload::kNo);  // yes, or clients
+  std::string err;
+  Object* obj = rdb_payload_to_object(payload, key.name, deep, &err);
+  if (!obj) return cx.reply().error(err);
+
+  const bool deleted = replace && slot;
+  if (deleted) db.remove(slot);
+  if (ttl != 0 && !absttl) ttl += cx.now_ms();
+  if (ttl != 0 && ttl <= cx.now_ms()) {
+    // Already expired: nothing is created; a replaced key is simply gone.
+    Object::destroy(obj);
+    if (deleted) cx.notify(kNotifyGeneric, "del", key.name);
+    return cx.reply().ok();
+  }
+  db.insert(slot, obj);  // emits "new"
+  if (ttl != 0) db.set_expire(slot, ttl);
+  if (idle >= 0 && !lfu_policy(cx)) {
+    const uint32_t now = g_clock.lru_clock;
+    slot.obj()->set_lru(now - static_cast<uint32_t>(std::min<int64_t>(idle, now)));
+  }
+  cx.notify(kNotifyGeneric, "restore", key.name);
+  cx.reply().ok();
+}
+
+// ---- Function libraries ----------------------------------------------------------------------
+
+void for_each_library(void* ctx, void (*f)(void* ctx, std::string_view code)) {
+  std::vector<const LuaEngine::Library*> libs;
+  for (const auto& [name, lib] : functions_for_persistence().libraries()) libs.push_back(&lib);
+  std::sort(libs.begin(), libs.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  for (const LuaEngine::Library* lib : libs) f(ctx, lib->code);
+}
+
+// Errors from the engine carry "ERR "; the loader adds its own context.
+std::string strip_err(std::string e) { return e.rfind("ERR ", 0) == 0 ? e.substr(4) : e; }
+
+bool load_library(std::string_view code, bool replace, std::string* err) {
+  std::string name;
+  if (functions_for_persistence().load_library(code, replace, &name, err)) return true;
+  *err = strip_err(*err);
+  return false;
+}
+
+void flush_libraries() { functions_for_persistence().reset(); }
+
+}  // namespace
+
+// FUNCTION DUMP -> the libraries as FUNCTION2 records + version + CRC64.
+void cmd_function_dump(CommandContext& cx) {
+  cx.reply().bulk(rdb_function_dump_payload(persistence_options().rdb_version));
+}
+
+// FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE]. The payload's libraries are first compiled in
+// a scratch engine, so a bad payload or a collision changes nothing.
+void cmd_function_restore(CommandContext& cx) {
+  if (cx.argc() > 4) {
+    return cx.reply().error(
+        "ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.");
+  }
+  enum { kAppend, kReplace, kFlush } policy = kAppend;
+  if (cx.argc() == 4) {
+    if (cx.is_arg(3, "append")) {
+      policy = kAppend;
+    } else if (cx.is_arg(3, "replace")) {
+      policy = kReplace;
+    } else if (cx.is_arg(3, "flush")) {
+      policy = kFlush;
+    } else {
+      return cx.reply().error(
+          "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+    }
+  }
+  const std::string_view payload = cx.arg(2);
+  if (!rdb_verify_payload(payload, nullptr)) return cx.reply().error(kErrPayload);
+  std::vector<std::string> codes;
+  std::string err;
+  if (!rdb_payload_functions(payload, &codes, &err)) return cx.reply().error("ERR " + err);
+  LuaEngine scratch(LuaEngine::Kind::kFunction);
+  for (const std::string& code : codes) {
+    std::string name;
+    if (!scratch.load_library(code, false, &name, &err)) return cx.reply().error(err);
+  }
+  LuaEngine& cur = functions_for_persistence();
+  if (policy != kFlush) {
+    // Redis's libraryJoin: a library that exists is an error unless REPLACE; then a function
+    // name held by a library that stays is an error in both modes.
+    for (const auto& [name, lib] : scratch.libraries()) {
+      if (policy == kAppend && cur.libraries().count(name)) {
+        return cx.reply().error("ERR Library " + name + " already exists");
+      }
+    }
+    for (const auto& [name, lib] : scratch.libraries()) {
+      for (const std::string& fn : lib.functions) {
+        const LuaEngine::Function* f = cur.find_function(fn);
+        if (f && !(policy == kReplace && scratch.libraries().count(f->library))) {
+          return cx.reply().error("ERR Function " + fn + " already exists");
+        }
+      }
+    }
+  } else {
+    cur.reset();
+  }
+  for (const std::string& code : codes) {
+    std::string name;
+    if (!cur.load_library(code, policy == kReplace, &name, &err)) return cx.reply().error(err);
+  }
+  keyspace_stats().dirty++;
+  cx.reply().ok();
+}
+
+// DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: save, empty the dbs and the function libraries, load
+// the file back (a real load: expired keys dropped, encodings chosen again). With MERGE a key
+// already present is replaced by the file's copy; without it a duplicate fails the load.
+void debug_reload(CommandContext& cx, std::span<const std::string_view> options) {
+  bool merge = false, flush = true, save = true;
+  for (std::string_view o : options) {
+    if (equals_nocase(o, "merge")) {
+      merge = true;
+    } else if (equals_nocase(o, "noflush")) {
+      flush = false;
+    } else if (equals_nocase(o, "nosave")) {
+      save = false;
+    } else {
+      return cx.reply().error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+    }
+  }
+  const std::string& file = persistence_options().dbfilename;
+  if (save && !rdb_save_file(file)) return cx.reply().error("ERR");
+  if (flush) {
+    keyspace().flush_all();
+    flush_libraries();
+  }
+  const RdbLoadResult r = rdb_load_file(file, merge);
+  if (r.status != RdbLoadResult::kOk) {
+    if (r.status == RdbLoadResult::kError) {
+      LOG_WARNING("Internal error in RDB reading offset %llu of file %s -> %s",
+                  static_cast<unsigned long long>(r.offset), file.c_str(), r.reason.c_str());
+    } else {
+      LOG_WARNING("Can't open %s: %s", file.c_str(), r.reason.c_str());
+    }
+    return cx.reply().error("ERR Error trying to load the RDB dump, check server logs.");
+  }
+  LOG_WARNING("DB reloaded by DEBUG RELOAD");
+  cx.reply().ok();
+}
+
+// FLUSHALL with save points configured writes the (now empty) snapshot, as Redis does.
+void flushall_snapshot() {
+  const PersistenceOptions& po = persistence_options();
+  if (!po.save_points.empty()) rdb_save_file(po.dbfilename);
+}
+
+void install_persistence_hooks() {
+  g_function_hooks.for_each_library = for_each_library;
+  g_function_hooks.load_library = load_library;
+  g_function_hooks.flush = flush_libraries;
+}
+
+namespace {
+
+CommandSpec kPersistenceCommands[] = {
+    {"save", cmd_save, 1, kAdmin | kNoScript | kNoMulti, 0, 0, 0, kAclDangerous, "server", "Synchronously saves the database(s) to disk.", "1.0.0", "O(N) where N is the total number of keys in all databases"},
+    {"dump", cmd_dump, 2, kReadOnly, 1, 1, 1, kAclKeyspace, "generic", "Returns a serialized representation of the value stored at a key.", "2.6.0", "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1)."},
+    {"restore", cmd_restore, -4, kWrite | kDenyOom, 1, 1, 1, kAclKeyspace | kAclDangerous, "generic", "Creates a key from the serialized representation of a value.", "2.6.0", "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N))."},
+};
+
+}  // namespace
+
+std::span<CommandSpec> persistence_commands() { return kPersistenceCommands; }
+
+}  // namespace keel

@@ -1,0 +1,18 @@
+// Process-wide persistence options, state and the function-library hooks (persistence.h).
+#include "persistence/persistence.h"
+
+namespace keel {
+
+FunctionHooks g_function_hooks;
+
+PersistenceOptions& persistence_options() {
+  static PersistenceOptions o;
+  return o;
+}
+
+PersistenceState& persistence_state() {
+  static PersistenceState s;
+  return s;
+}
+
+}  // namespace keel
