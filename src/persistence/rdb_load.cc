@@ -729,6 +729,24 @@ class CheckTarget : public LoadTarget {
   bool verbose_;
 };
 
+// Runs load_stream and fills r: the error (offset, reason, the key being read) if one was
+// thrown, and the counts either way.
+void run_load(RdbIn& in, LoadTarget& target, bool deep, bool checksum, LoadProgress& pr,
+              RdbLoadResult& r) {
+  try {
+    load_stream(in, target, deep, checksum, pr);
+  } catch (RdbError& e) {
+    r.status = RdbLoadResult::kError;
+    r.offset = e.offset;
+    r.reason = std::move(e.reason);
+    r.key = pr.key;
+    r.type = pr.type;
+  }
+  r.keys_loaded = pr.keys;
+  r.keys_expired = pr.already_expired;
+  r.empty_keys_skipped = pr.empty;
+}
+
 }  // namespace
 
 // ---- Public -----------------------------------------------------------------------------------
@@ -755,21 +773,10 @@ RdbLoadResult rdb_load_file(const std::string& filename, bool merge) {
   LoadProgress pr;
   const bool was_loading = g_clock.loading;
   g_clock.loading = true;
-  try {
-    load_stream(in, target, po.sanitize_dump_payload == static_cast<int>(SanitizePayload::kYes),
-                po.rdbchecksum, pr);
-  } catch (RdbError& e) {
-    r.status = RdbLoadResult::kError;
-    r.offset = e.offset;
-    r.reason = std::move(e.reason);
-    r.key = pr.key;
-    r.type = pr.type;
-  }
+  run_load(in, target, po.sanitize_dump_payload == static_cast<int>(SanitizePayload::kYes),
+           po.rdbchecksum, pr, r);
   g_clock.loading = was_loading;
   close(fd);
-  r.keys_loaded = pr.keys;
-  r.keys_expired = pr.already_expired;
-  r.empty_keys_skipped = pr.empty;
   if (r.status == RdbLoadResult::kOk) {
     PersistenceState& st = persistence_state();
     st.keys_loaded = pr.keys;
@@ -848,18 +855,7 @@ RdbLoadResult rdb_check_memory(const uint8_t* p, size_t n) {
   RdbIn in(p, n);
   CheckTarget target(false);
   LoadProgress pr;
-  try {
-    load_stream(in, target, /*deep=*/true, /*checksum=*/true, pr);
-  } catch (RdbError& e) {
-    r.status = RdbLoadResult::kError;
-    r.offset = e.offset;
-    r.reason = std::move(e.reason);
-    r.key = pr.key;
-    r.type = pr.type;
-  }
-  r.keys_loaded = pr.keys;
-  r.keys_expired = pr.already_expired;
-  r.empty_keys_skipped = pr.empty;
+  run_load(in, target, /*deep=*/true, /*checksum=*/true, pr, r);
   return r;
 }
 
