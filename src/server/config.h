@@ -1,8 +1,8 @@
 // Configuration: the directive table (Redis names, aliases and defaults), redis.conf and
 // command-line parsing with Redis's start-up error format, and CONFIG GET/SET/REWRITE. Each
 // directive writes into the options struct of the layer that owns it (ProtocolLimits,
-// CommandOptions, EncodingLimits, ServerOptions, LogOptions, the notify flags ...). The table and
-// the parsing live in config.cc; the CONFIG command rows in commands/cmd_config.cc.
+// CommandOptions, EncodingLimits, ServerOptions, LogOptions, the notify flags ...). The files
+// behind it are listed in config_internal.h; the CONFIG command rows are in commands/cmd_config.cc.
 #pragma once
 #include <cstdint>
 #include <span>

@@ -1,0 +1,210 @@
+// Directives Keel accepts, stores and reports (CONFIG GET, CONFIG REWRITE) so that a Redis
+// redis.conf and tools that set them keep working, but does not act on yet (replication, AOF,
+// eviction tuning, syslog, threads ...), and the deprecated names a config file may still hold.
+#include <string>
+#include <vector>
+
+#include "server/config_internal.h"
+
+namespace keel {
+namespace config_detail {
+namespace {
+// Storage for accept-and-report directives that no layer reads yet.
+struct Misc {
+  bool activerehashing = true, lazyfree_eviction = false, lazyfree_expire = false;
+  bool lazyfree_server_del = false, lazyfree_user_del = false, lazyfree_user_flush = false;
+  bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
+  bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
+  bool set_proc_title = true, syslog_enabled = false;
+  bool jemalloc_bg_thread = true, activedefrag = false, latency_tracking = true;
+  bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
+  bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
+  bool repl_diskless_sync = true, io_threads_do_reads = false;
+  int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
+  int64_t active_expire_effort = 1, latency_monitor_threshold = 0, busy_reply_threshold = 5000;
+  int64_t tracking_table_max_keys = 1000000, acllog_max_len = 128, io_threads = 1;
+  int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
+  int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
+  int64_t auto_aof_rewrite_percentage = 100, auto_aof_rewrite_min_size = 64 << 20;
+  int64_t shutdown_timeout = 10;
+  int supervised = 0;
+  std::string appendfsync = "everysec", syslog_facility = "local0";
+  std::string repl_diskless_load = "disabled", acl_pubsub_default = "resetchannels";
+  std::string appendfilename = "appendonly.aof";
+  std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
+  std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
+  // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
+  bool aof_rewrite_incremental_fsync = true, disable_thp = true;
+  bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
+  int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
+  std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
+  std::string proc_title_template = "{title} {listen-addr} {server-mode}";
+  std::string latency_tracking_info_percentiles = "50 99 99.9";
+};
+Misc& misc() {
+  static Misc m;
+  return m;
+}
+
+constexpr EnumItem kFsync[] = {{"everysec", 0}, {"always", 1}, {"no", 2}, {nullptr, 0}};
+constexpr EnumItem kSupervised[] = {
+    {"upstart", 1}, {"systemd", 2}, {"auto", 3}, {"no", 0}, {nullptr, 0}};
+constexpr EnumItem kFacility[] = {{"user", 0},   {"local0", 1}, {"local1", 2}, {"local2", 3},
+                                  {"local3", 4}, {"local4", 5}, {"local5", 6}, {"local6", 7},
+                                  {"local7", 8}, {nullptr, 0}};
+constexpr EnumItem kDisklessLoad[] = {
+    {"disabled", 0}, {"on-empty-db", 1}, {"swapdb", 2}, {nullptr, 0}};
+constexpr EnumItem kOomAdj[] = {
+    {"no", 0}, {"yes", 1}, {"relative", 2}, {"absolute", 3}, {nullptr, 0}};
+constexpr EnumItem kPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
+
+// Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
+std::string join_args(const Args& args) {
+  std::string v;
+  for (const auto& a : args) v += (v.empty() ? "" : " ") + std::string(a);
+  return v;
+}
+bool set_oom_values(const Directive&, const Args& args, std::string*) {
+  misc().oom_score_adj_values = join_args(args);
+  return true;
+}
+std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
+bool set_percentiles(const Directive&, const Args& args, std::string*) {
+  misc().latency_tracking_info_percentiles = join_args(args);
+  return true;
+}
+std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
+
+void add_ignored_bools(std::vector<Directive>* v) {
+  v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
+  v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
+  v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(misc().lazyfree_expire), false));
+  v->push_back(b("lazyfree-lazy-server-del", nullptr, 0, KEEL_REF(misc().lazyfree_server_del),
+               false));
+  v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(misc().lazyfree_user_del), false));
+  v->push_back(b("lazyfree-lazy-user-flush", nullptr, 0, KEEL_REF(misc().lazyfree_user_flush),
+               false));
+  v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
+               false));
+  v->push_back(b("stop-writes-on-bgsave-error", nullptr, 0,
+               KEEL_REF(misc().stop_writes_on_bgsave_error), true));
+  v->push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
+  v->push_back(b("dynamic-hz", nullptr, 0, KEEL_REF(misc().dynamic_hz), true));
+  v->push_back(b("always-show-logo", nullptr, kImmutable, KEEL_REF(misc().always_show_logo),
+               false));
+  v->push_back(b("set-proc-title", nullptr, kImmutable, KEEL_REF(misc().set_proc_title), true));
+  v->push_back(b("syslog-enabled", nullptr, kImmutable, KEEL_REF(misc().syslog_enabled), false));
+  v->push_back(b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(misc().jemalloc_bg_thread), true));
+  v->push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
+  v->push_back(b("latency-tracking", nullptr, 0, KEEL_REF(misc().latency_tracking), true));
+  v->push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(misc().aof_load_truncated), true));
+  v->push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(misc().aof_use_rdb_preamble), true));
+  v->push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(misc().aof_timestamp), false));
+  v->push_back(b("no-appendfsync-on-rewrite", nullptr, 0,
+               KEEL_REF(misc().no_appendfsync_on_rewrite), false));
+  v->push_back(b("replica-serve-stale-data", "slave-serve-stale-data", 0,
+               KEEL_REF(misc().replica_serve_stale), true));
+  v->push_back(b("replica-read-only", "slave-read-only", 0, KEEL_REF(misc().replica_read_only),
+               true));
+  v->push_back(b("repl-diskless-sync", nullptr, 0, KEEL_REF(misc().repl_diskless_sync), true));
+  v->push_back(b("io-threads-do-reads", nullptr, kImmutable, KEEL_REF(misc().io_threads_do_reads),
+               false));
+  v->push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
+               KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
+  v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(misc().disable_thp), true));
+  v->push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
+               KEEL_REF(misc().repl_disable_tcp_nodelay), false));
+  v->push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));
+  v->push_back(b("cluster-enabled", nullptr, kImmutable, KEEL_REF(misc().cluster_enabled), false));
+}
+
+void add_ignored_numbers(std::vector<Directive>* v) {
+  v->push_back(n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(misc().eviction_tenacity),
+               Num::kI64, 0, 100, "10"));
+  v->push_back(n("lfu-log-factor", nullptr, 0, KEEL_REF(misc().lfu_log_factor), Num::kI64, 0,
+               kIntMax, "10"));
+  v->push_back(n("lfu-decay-time", nullptr, 0, KEEL_REF(misc().lfu_decay_time), Num::kI64, 0,
+               kIntMax, "1"));
+  v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
+               Num::kI64, 1, 10, "1"));
+  v->push_back(n("latency-monitor-threshold", nullptr, 0,
+               KEEL_REF(misc().latency_monitor_threshold), Num::kI64, 0, kLongMax, "0"));
+  v->push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(misc().tracking_table_max_keys),
+               Num::kI64, 0, kLongMax, "1000000"));
+  v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,
+               kLongMax, "128"));
+  v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,
+               "1"));
+  v->push_back(n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
+               Num::kI64, 1, kLongMax, "1048576"));
+  v->push_back(n("repl-timeout", nullptr, 0, KEEL_REF(misc().repl_timeout), Num::kI64, 1, kIntMax,
+               "60"));
+  v->push_back(n("repl-diskless-sync-delay", nullptr, 0,
+               KEEL_REF(misc().repl_diskless_sync_delay), Num::kI64, 0, kIntMax, "5"));
+  v->push_back(n("replica-priority", "slave-priority", 0, KEEL_REF(misc().replica_priority),
+               Num::kI64, 0, kIntMax, "100"));
+  v->push_back(n("min-replicas-to-write", "min-slaves-to-write", 0,
+               KEEL_REF(misc().min_replicas_to_write), Num::kI64, 0, kIntMax, "0"));
+  v->push_back(n("min-replicas-max-lag", "min-slaves-max-lag", 0,
+               KEEL_REF(misc().min_replicas_max_lag), Num::kI64, 0, kIntMax, "10"));
+  v->push_back(n("auto-aof-rewrite-percentage", nullptr, 0,
+               KEEL_REF(misc().auto_aof_rewrite_percentage), Num::kI64, 0, kIntMax, "100"));
+  v->push_back(n("auto-aof-rewrite-min-size", nullptr, kMemory,
+               KEEL_REF(misc().auto_aof_rewrite_min_size), Num::kI64, 0, kLongMax, "67108864"));
+  v->push_back(n("shutdown-timeout", nullptr, 0, KEEL_REF(misc().shutdown_timeout), Num::kI64, 0,
+               kIntMax, "10"));
+  v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
+               KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
+  v->push_back(n("maxmemory-clients", nullptr, kMemory, KEEL_REF(misc().maxmemory_clients),
+               Num::kI64, 0, kLongMax, "0"));
+  v->push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),
+               Num::kI64, 0, 0777, "0"));
+}
+
+// Strings, enums and multi-argument values.
+void add_ignored_strings(std::vector<Directive>* v) {
+  v->push_back(es("appendfsync", 0, KEEL_REF(misc().appendfsync), kFsync, "everysec"));
+  v->push_back(ei("supervised", kImmutable, KEEL_REF(misc().supervised), kSupervised, "no"));
+  v->push_back(es("syslog-facility", kImmutable, KEEL_REF(misc().syslog_facility), kFacility,
+                "local0"));
+  v->push_back(es("repl-diskless-load", 0, KEEL_REF(misc().repl_diskless_load), kDisklessLoad,
+                "disabled"));
+  v->push_back(es("acl-pubsub-default", 0, KEEL_REF(misc().acl_pubsub_default), kPubsubDefault,
+                "resetchannels"));
+  v->push_back(s("appendfilename", nullptr, kImmutable, KEEL_REF(misc().appendfilename),
+               "appendonly.aof"));
+  v->push_back(s("appenddirname", nullptr, kImmutable, KEEL_REF(misc().appenddirname),
+               "appendonlydir"));
+  v->push_back(s("masterauth", nullptr, kSensitive, KEEL_REF(misc().masterauth), ""));
+  v->push_back(s("masteruser", nullptr, 0, KEEL_REF(misc().masteruser), ""));
+  v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(misc().aclfile), ""));
+  v->push_back(s("unixsocket", nullptr, kImmutable, KEEL_REF(misc().unixsocket), ""));
+  v->push_back(s("syslog-ident", nullptr, kImmutable, KEEL_REF(misc().syslog_ident), "redis"));
+  v->push_back(s("replica-announce-ip", "slave-announce-ip", 0,
+               KEEL_REF(misc().replica_announce_ip), ""));
+  v->push_back(s("ignore-warnings", nullptr, 0, KEEL_REF(misc().ignore_warnings), ""));
+  v->push_back(es("oom-score-adj", 0, KEEL_REF(misc().oom_score_adj), kOomAdj, "no"));
+  v->push_back(sp("oom-score-adj-values", kMultiArg, set_oom_values, get_oom_values,
+                "0 200 800"));
+  v->push_back(s("proc-title-template", nullptr, kImmutable,
+               KEEL_REF(misc().proc_title_template), "{title} {listen-addr} {server-mode}"));
+  v->push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles,
+                get_percentiles, "50 99 99.9"));
+}
+
+}  // namespace
+
+void add_ignored_directives(std::vector<Directive>* v) {
+  add_ignored_bools(v);
+  add_ignored_numbers(v);
+  add_ignored_strings(v);
+}
+
+// Directives accepted in a file for compatibility and ignored (name, exact argc with the name).
+bool deprecated_directive(std::string_view name, size_t argc) {
+  return argc == 2 && (name == "list-max-ziplist-entries" || name == "list-max-ziplist-value" ||
+                       name == "lua-replicate-commands");
+}
+
+}  // namespace config_detail
+}  // namespace keel
