@@ -1,4 +1,6 @@
-// INFO: section text assembled from every layer's statistics.
+// INFO: one writer function per section, each reading its layer's statistics; Server::info
+// prints the sections asked for, in Redis's order (the kSections table at the end). A new
+// section is a function and a row.
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -95,217 +97,244 @@ uint64_t total_system_memory() {
   return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
+using ull = unsigned long long;
+using ll = long long;
+
+void info_server(std::string& out, Server& srv) {
+  const ServerOptions& o = server_options();
+  const int64_t now = mstime();
+  utsname u;
+  uname(&u);
+  line(out, "redis_version:%s", kRedisCompatVersion);
+  line(out, "redis_git_sha1:00000000");
+  line(out, "redis_git_dirty:0");
+  line(out, "redis_build_id:0");
+  line(out, "keel_version:%s", kKeelVersion);
+  line(out, "redis_mode:standalone");
+  line(out, "os:%s %s %s", u.sysname, u.release, u.machine);
+  line(out, "arch_bits:64");
+  line(out, "monotonic_clock:POSIX clock_gettime");
+  line(out, "multiplexing_api:libuv");
+  line(out, "atomicvar_api:c11-builtin");
+  line(out, "gcc_version:%d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+  line(out, "process_id:%d", int(getpid()));
+  line(out, "process_supervised:no");
+  line(out, "run_id:%s", run_id().c_str());
+  line(out, "tcp_port:%d", o.port);
+  line(out, "server_time_usec:%lld", ll(ustime()));
+  line(out, "uptime_in_seconds:%lld", ll((now - srv.stats().start_time_ms) / 1000));
+  line(out, "uptime_in_days:%lld", ll((now - srv.stats().start_time_ms) / 86400000));
+  line(out, "hz:%lld", ll(o.hz));
+  line(out, "configured_hz:%lld", ll(o.hz));
+  line(out, "lru_clock:%u", g_clock.lru_clock & ((1u << 24) - 1));
+  line(out, "executable:%s", executable_path().c_str());
+  line(out, "config_file:%s", config().file().c_str());
+  line(out, "io_threads_active:0");
+  line(out, "listener0:name=tcp,bind=%s,port=%d", o.bind.empty() ? "*" : o.bind[0].c_str(), o.port);
+}
+
+void info_clients(std::string& out, Server& srv) {
+  const ServerOptions& o = server_options();
+  size_t max_in = 0, max_out = 0, pubsub = 0;
+  for (auto& [id, c] : srv.clients()) {
+    max_in = std::max(max_in, c->query.capacity());
+    max_out = std::max(max_out, c->out.size() + c->inflight.size());
+    if (c->session.flags & Session::kPubSub) pubsub++;
+  }
+  line(out, "connected_clients:%zu", srv.clients().size());
+  line(out, "cluster_connections:0");
+  line(out, "maxclients:%lld", ll(o.maxclients));
+  line(out, "client_recent_max_input_buffer:%zu", max_in);
+  line(out, "client_recent_max_output_buffer:%zu", max_out);
+  line(out, "blocked_clients:%zu", blocking_clients());
+  line(out, "tracking_clients:0");
+  line(out, "pubsub_clients:%zu", pubsub);
+  line(out, "watching_clients:0");
+  line(out, "clients_in_timeout_table:%zu", blocking_clients_with_timeout());
+  line(out, "total_watched_keys:0");
+  line(out, "total_blocking_keys:%zu", blocking_keys());
+  line(out, "total_blocking_keys_on_nokey:0");
+}
+
+void info_memory(std::string& out, Server&) {
+  const ServerOptions& o = server_options();
+  const size_t used = used_memory(), rss = rss_memory();
+  static size_t peak = 0;
+  peak = std::max(peak, used);
+  const uint64_t sysmem = total_system_memory();
+  const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
+  line(out, "used_memory:%zu", used);
+  line(out, "used_memory_human:%s", human_bytes(used).c_str());
+  line(out, "used_memory_rss:%zu", rss);
+  line(out, "used_memory_rss_human:%s", human_bytes(rss).c_str());
+  line(out, "used_memory_peak:%zu", peak);
+  line(out, "used_memory_peak_human:%s", human_bytes(peak).c_str());
+  line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
+  line(out, "total_system_memory:%llu", ull(sysmem));
+  line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
+  line(out, "maxmemory:%llu", ull(maxmem));
+  line(out, "maxmemory_human:%s", human_bytes(maxmem).c_str());
+  line(out, "maxmemory_policy:%s", o.maxmemory_policy.c_str());
+  line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
+  line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
+  line(out, "mem_allocator:%s", allocator_name());
+  line(out, "active_defrag_running:0");
+  line(out, "lazyfree_pending_objects:0");
+  line(out, "lazyfreed_objects:0");
+}
+
+void info_persistence(std::string& out, Server&) {
+  line(out, "loading:%d", g_clock.loading ? 1 : 0);
+  line(out, "async_loading:0");
+  line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
+  line(out, "rdb_bgsave_in_progress:0");
+  line(out, "rdb_last_save_time:%lld", ll(persistence_state().lastsave));
+  line(out, "rdb_last_bgsave_status:ok");
+  line(out, "rdb_last_bgsave_time_sec:-1");
+  line(out, "rdb_current_bgsave_time_sec:-1");
+  line(out, "rdb_saves:0");
+  line(out, "aof_enabled:0");
+  line(out, "aof_rewrite_in_progress:0");
+  line(out, "aof_rewrite_scheduled:0");
+  line(out, "aof_last_rewrite_time_sec:-1");
+  line(out, "aof_current_rewrite_time_sec:-1");
+  line(out, "aof_last_bgrewrite_status:ok");
+  line(out, "aof_rewrites:0");
+  line(out, "aof_last_write_status:ok");
+}
+
+void info_stats(std::string& out, Server& srv) {
+  const KeyspaceStats& ks = keyspace_stats();
+  line(out, "total_connections_received:%llu", ull(srv.stats().total_connections_received));
+  line(out, "total_commands_processed:%llu", ull(dispatch_stats().total_commands_processed));
+  line(out, "instantaneous_ops_per_sec:%llu", ull(srv.stats().instantaneous_ops()));
+  line(out, "total_net_input_bytes:%llu", ull(srv.stats().net_input_bytes));
+  line(out, "total_net_output_bytes:%llu", ull(srv.stats().net_output_bytes));
+  line(out, "total_net_repl_input_bytes:0");
+  line(out, "total_net_repl_output_bytes:0");
+  line(out, "rejected_connections:%llu", ull(srv.stats().rejected_connections));
+  line(out, "sync_full:0");
+  line(out, "sync_partial_ok:0");
+  line(out, "sync_partial_err:0");
+  line(out, "expired_keys:%llu", ull(ks.expired_keys));
+  line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
+  line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
+  line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
+  line(out, "evicted_clients:0");
+  line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));
+  line(out, "keyspace_misses:%llu", ull(ks.keyspace_misses));
+  line(out, "pubsub_channels:%zu", pubsub_name_count(PubSubKind::kChannel));
+  line(out, "pubsub_patterns:%zu", pubsub_name_count(PubSubKind::kPattern));
+  line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
+  line(out, "latest_fork_usec:0");
+  line(out, "total_forks:0");
+  line(out, "unexpected_error_replies:0");
+  line(out, "total_error_replies:%llu", ull(error_stats().total));
+  line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));
+  line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
+}
+
+void info_replication(std::string& out, Server&) {
+  line(out, "role:master");
+  line(out, "connected_slaves:0");
+  line(out, "master_failover_state:no-failover");
+  line(out, "master_replid:%s", run_id().c_str());
+  line(out, "master_replid2:0000000000000000000000000000000000000000");
+  line(out, "master_repl_offset:0");
+  line(out, "second_repl_offset:-1");
+  line(out, "repl_backlog_active:0");
+  line(out, "repl_backlog_size:1048576");
+  line(out, "repl_backlog_first_byte_offset:0");
+  line(out, "repl_backlog_histlen:0");
+}
+
+void info_cpu(std::string& out, Server&) {
+  rusage ru, ch;
+  getrusage(RUSAGE_SELF, &ru);
+  getrusage(RUSAGE_CHILDREN, &ch);
+  line(out, "used_cpu_sys:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
+  line(out, "used_cpu_user:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
+  line(out, "used_cpu_sys_children:%ld.%06ld", long(ch.ru_stime.tv_sec), long(ch.ru_stime.tv_usec));
+  line(out, "used_cpu_user_children:%ld.%06ld", long(ch.ru_utime.tv_sec), long(ch.ru_utime.tv_usec));
+  line(out, "used_cpu_sys_main_thread:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
+  line(out, "used_cpu_user_main_thread:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
+}
+
+void info_module_list(std::string&, Server&) {}
+
+void info_commandstats(std::string& out, Server&) {
+  auto emit = [&](auto& self, const CommandSpec& c) -> void {
+    const CommandStats& st = *c.stats;
+    if (st.calls || st.rejected_calls || st.failed_calls) {
+      line(out, "cmdstat_%s:calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
+           c.full_name, ull(st.calls), ull(st.usec), st.calls ? double(st.usec) / double(st.calls) : 0.0,
+           ull(st.rejected_calls), ull(st.failed_calls));
+    }
+    for (const CommandSpec& sub : c.subcommands) self(self, sub);
+  };
+  for (const CommandSpec* c : all_commands()) emit(emit, *c);
+}
+
+void info_errorstats(std::string& out, Server&) {
+  const ErrorStats& es = error_stats();
+  for (int i = 0; i < es.ncodes; i++) {
+    line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
+  }
+}
+
+void info_cluster(std::string& out, Server&) {
+  line(out, "cluster_enabled:0");
+}
+
+void info_keyspace(std::string& out, Server&) {
+  for (int i = 0; i < keyspace().count(); i++) {
+    Db& db = keyspace().db(i);
+    if (db.size() == 0) continue;
+    line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld,subexpiry=0", i, db.size(), db.expires_count(),
+         ll(db.avg_ttl()));
+  }
+}
+
+void info_keysizes(std::string& out, Server&) {
+  for (int i = 0; i < keyspace().count(); i++) {
+    Db& db = keyspace().db(i);
+    if (db.size() == 0) continue;
+    db.keysizes().append_info(i, out);
+  }
+}
+
 }  // namespace
 
 std::string Server::info(std::span<const std::string_view> sections) {
+  // The sections in Redis's order: name (as INFO selects it), title, writer.
+  struct Section {
+    const char* name;
+    const char* title;
+    void (*write)(std::string& out, Server& srv);
+  };
+  static constexpr Section kSections[] = {
+      {"server", "Server", info_server},
+      {"clients", "Clients", info_clients},
+      {"memory", "Memory", info_memory},
+      {"persistence", "Persistence", info_persistence},
+      {"stats", "Stats", info_stats},
+      {"replication", "Replication", info_replication},
+      {"cpu", "CPU", info_cpu},
+      {"module_list", "Modules", info_module_list},
+      {"commandstats", "Commandstats", info_commandstats},
+      {"errorstats", "Errorstats", info_errorstats},
+      {"cluster", "Cluster", info_cluster},
+      {"keyspace", "Keyspace", info_keyspace},
+      {"keysizes", "Keysizes", info_keysizes},
+  };
   std::string out;
-  auto section = [&](const char* title) {
+  for (const Section& s : kSections) {
+    if (!wanted(sections, s.name)) continue;
     if (!out.empty()) out += "\r\n";
     out += "# ";
-    out += title;
+    out += s.title;
     out += "\r\n";
-  };
-  using ull = unsigned long long;
-  using ll = long long;
-  const int64_t now = mstime();
-  const ServerOptions& o = server_options();
-  if (wanted(sections, "server")) {
-    section("Server");
-    utsname u;
-    uname(&u);
-    line(out, "redis_version:%s", kRedisCompatVersion);
-    line(out, "redis_git_sha1:00000000");
-    line(out, "redis_git_dirty:0");
-    line(out, "redis_build_id:0");
-    line(out, "keel_version:%s", kKeelVersion);
-    line(out, "redis_mode:standalone");
-    line(out, "os:%s %s %s", u.sysname, u.release, u.machine);
-    line(out, "arch_bits:64");
-    line(out, "monotonic_clock:POSIX clock_gettime");
-    line(out, "multiplexing_api:libuv");
-    line(out, "atomicvar_api:c11-builtin");
-    line(out, "gcc_version:%d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
-    line(out, "process_id:%d", int(getpid()));
-    line(out, "process_supervised:no");
-    line(out, "run_id:%s", run_id().c_str());
-    line(out, "tcp_port:%d", o.port);
-    line(out, "server_time_usec:%lld", ll(ustime()));
-    line(out, "uptime_in_seconds:%lld", ll((now - stats_.start_time_ms) / 1000));
-    line(out, "uptime_in_days:%lld", ll((now - stats_.start_time_ms) / 86400000));
-    line(out, "hz:%lld", ll(o.hz));
-    line(out, "configured_hz:%lld", ll(o.hz));
-    line(out, "lru_clock:%u", g_clock.lru_clock & ((1u << 24) - 1));
-    line(out, "executable:%s", executable_path().c_str());
-    line(out, "config_file:%s", config().file().c_str());
-    line(out, "io_threads_active:0");
-    line(out, "listener0:name=tcp,bind=%s,port=%d", o.bind.empty() ? "*" : o.bind[0].c_str(), o.port);
-  }
-  if (wanted(sections, "clients")) {
-    section("Clients");
-    size_t max_in = 0, max_out = 0, pubsub = 0;
-    for (auto& [id, c] : clients_) {
-      max_in = std::max(max_in, c->query.capacity());
-      max_out = std::max(max_out, c->out.size() + c->inflight.size());
-      if (c->session.flags & Session::kPubSub) pubsub++;
-    }
-    line(out, "connected_clients:%zu", clients_.size());
-    line(out, "cluster_connections:0");
-    line(out, "maxclients:%lld", ll(o.maxclients));
-    line(out, "client_recent_max_input_buffer:%zu", max_in);
-    line(out, "client_recent_max_output_buffer:%zu", max_out);
-    line(out, "blocked_clients:%zu", blocking_clients());
-    line(out, "tracking_clients:0");
-    line(out, "pubsub_clients:%zu", pubsub);
-    line(out, "watching_clients:0");
-    line(out, "clients_in_timeout_table:%zu", blocking_clients_with_timeout());
-    line(out, "total_watched_keys:0");
-    line(out, "total_blocking_keys:%zu", blocking_keys());
-    line(out, "total_blocking_keys_on_nokey:0");
-  }
-  if (wanted(sections, "memory")) {
-    section("Memory");
-    const size_t used = used_memory(), rss = rss_memory();
-    static size_t peak = 0;
-    peak = std::max(peak, used);
-    const uint64_t sysmem = total_system_memory();
-    const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
-    line(out, "used_memory:%zu", used);
-    line(out, "used_memory_human:%s", human_bytes(used).c_str());
-    line(out, "used_memory_rss:%zu", rss);
-    line(out, "used_memory_rss_human:%s", human_bytes(rss).c_str());
-    line(out, "used_memory_peak:%zu", peak);
-    line(out, "used_memory_peak_human:%s", human_bytes(peak).c_str());
-    line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
-    line(out, "total_system_memory:%llu", ull(sysmem));
-    line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
-    line(out, "maxmemory:%llu", ull(maxmem));
-    line(out, "maxmemory_human:%s", human_bytes(maxmem).c_str());
-    line(out, "maxmemory_policy:%s", o.maxmemory_policy.c_str());
-    line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
-    line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
-    line(out, "mem_allocator:%s", allocator_name());
-    line(out, "active_defrag_running:0");
-    line(out, "lazyfree_pending_objects:0");
-    line(out, "lazyfreed_objects:0");
-  }
-  if (wanted(sections, "persistence")) {
-    section("Persistence");
-    line(out, "loading:%d", g_clock.loading ? 1 : 0);
-    line(out, "async_loading:0");
-    line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
-    line(out, "rdb_bgsave_in_progress:0");
-    line(out, "rdb_last_save_time:%lld", ll(persistence_state().lastsave));
-    line(out, "rdb_last_bgsave_status:ok");
-    line(out, "rdb_last_bgsave_time_sec:-1");
-    line(out, "rdb_current_bgsave_time_sec:-1");
-    line(out, "rdb_saves:0");
-    line(out, "aof_enabled:0");
-    line(out, "aof_rewrite_in_progress:0");
-    line(out, "aof_rewrite_scheduled:0");
-    line(out, "aof_last_rewrite_time_sec:-1");
-    line(out, "aof_current_rewrite_time_sec:-1");
-    line(out, "aof_last_bgrewrite_status:ok");
-    line(out, "aof_rewrites:0");
-    line(out, "aof_last_write_status:ok");
-  }
-  if (wanted(sections, "stats")) {
-    section("Stats");
-    const KeyspaceStats& ks = keyspace_stats();
-    line(out, "total_connections_received:%llu", ull(stats_.total_connections_received));
-    line(out, "total_commands_processed:%llu", ull(dispatch_stats().total_commands_processed));
-    line(out, "instantaneous_ops_per_sec:%llu", ull(stats_.instantaneous_ops()));
-    line(out, "total_net_input_bytes:%llu", ull(stats_.net_input_bytes));
-    line(out, "total_net_output_bytes:%llu", ull(stats_.net_output_bytes));
-    line(out, "total_net_repl_input_bytes:0");
-    line(out, "total_net_repl_output_bytes:0");
-    line(out, "rejected_connections:%llu", ull(stats_.rejected_connections));
-    line(out, "sync_full:0");
-    line(out, "sync_partial_ok:0");
-    line(out, "sync_partial_err:0");
-    line(out, "expired_keys:%llu", ull(ks.expired_keys));
-    line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
-    line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
-    line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
-    line(out, "evicted_clients:0");
-    line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));
-    line(out, "keyspace_misses:%llu", ull(ks.keyspace_misses));
-    line(out, "pubsub_channels:%zu", pubsub_name_count(PubSubKind::kChannel));
-    line(out, "pubsub_patterns:%zu", pubsub_name_count(PubSubKind::kPattern));
-    line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
-    line(out, "latest_fork_usec:0");
-    line(out, "total_forks:0");
-    line(out, "unexpected_error_replies:0");
-    line(out, "total_error_replies:%llu", ull(error_stats().total));
-    line(out, "client_query_buffer_limit_disconnections:%llu", ull(stats_.client_query_buffer_limit_disconnections));
-    line(out, "client_output_buffer_limit_disconnections:%llu", ull(stats_.client_output_buffer_limit_disconnections));
-  }
-  if (wanted(sections, "replication")) {
-    section("Replication");
-    line(out, "role:master");
-    line(out, "connected_slaves:0");
-    line(out, "master_failover_state:no-failover");
-    line(out, "master_replid:%s", run_id().c_str());
-    line(out, "master_replid2:0000000000000000000000000000000000000000");
-    line(out, "master_repl_offset:0");
-    line(out, "second_repl_offset:-1");
-    line(out, "repl_backlog_active:0");
-    line(out, "repl_backlog_size:1048576");
-    line(out, "repl_backlog_first_byte_offset:0");
-    line(out, "repl_backlog_histlen:0");
-  }
-  if (wanted(sections, "cpu")) {
-    section("CPU");
-    rusage ru, ch;
-    getrusage(RUSAGE_SELF, &ru);
-    getrusage(RUSAGE_CHILDREN, &ch);
-    line(out, "used_cpu_sys:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
-    line(out, "used_cpu_user:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
-    line(out, "used_cpu_sys_children:%ld.%06ld", long(ch.ru_stime.tv_sec), long(ch.ru_stime.tv_usec));
-    line(out, "used_cpu_user_children:%ld.%06ld", long(ch.ru_utime.tv_sec), long(ch.ru_utime.tv_usec));
-    line(out, "used_cpu_sys_main_thread:%ld.%06ld", long(ru.ru_stime.tv_sec), long(ru.ru_stime.tv_usec));
-    line(out, "used_cpu_user_main_thread:%ld.%06ld", long(ru.ru_utime.tv_sec), long(ru.ru_utime.tv_usec));
-  }
-  if (wanted(sections, "module_list")) section("Modules");
-  if (wanted(sections, "commandstats")) {
-    section("Commandstats");
-    auto emit = [&](auto& self, const CommandSpec& c) -> void {
-      const CommandStats& st = *c.stats;
-      if (st.calls || st.rejected_calls || st.failed_calls) {
-        line(out, "cmdstat_%s:calls=%llu,usec=%llu,usec_per_call=%.2f,rejected_calls=%llu,failed_calls=%llu",
-             c.full_name, ull(st.calls), ull(st.usec), st.calls ? double(st.usec) / double(st.calls) : 0.0,
-             ull(st.rejected_calls), ull(st.failed_calls));
-      }
-      for (const CommandSpec& sub : c.subcommands) self(self, sub);
-    };
-    for (const CommandSpec* c : all_commands()) emit(emit, *c);
-  }
-  if (wanted(sections, "errorstats")) {
-    section("Errorstats");
-    const ErrorStats& es = error_stats();
-    for (int i = 0; i < es.ncodes; i++) {
-      line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
-    }
-  }
-  if (wanted(sections, "cluster")) {
-    section("Cluster");
-    line(out, "cluster_enabled:0");
-  }
-  if (wanted(sections, "keyspace")) {
-    section("Keyspace");
-    for (int i = 0; i < keyspace().count(); i++) {
-      Db& db = keyspace().db(i);
-      if (db.size() == 0) continue;
-      line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld,subexpiry=0", i, db.size(), db.expires_count(),
-           ll(db.avg_ttl()));
-    }
-  }
-  if (wanted(sections, "keysizes")) {
-    section("Keysizes");
-    for (int i = 0; i < keyspace().count(); i++) {
-      Db& db = keyspace().db(i);
-      if (db.size() == 0) continue;
-      db.keysizes().append_info(i, out);
-    }
+    s.write(out, *this);
   }
   return out;
 }
