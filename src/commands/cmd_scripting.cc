@@ -1,8 +1,10 @@
 // Scripting commands: EVAL EVALSHA EVAL_RO EVALSHA_RO, the SCRIPT container, FCALL FCALL_RO and
 // the FUNCTION container. This file is the binding between the Lua engine (scripting/, which
-// knows nothing about commands) and dispatch: each redis.call runs through execute_command with
-// a dedicated script Session that shares the caller's db, replying into a scratch buffer that
-// the engine turns back into Lua values. Scripts are atomic; one runs at a time. Past
+// knows nothing about commands) and dispatch: each redis.call runs through call() (after the
+// script's own checks) with a dedicated script Session that shares the caller's db, replying
+// into a scratch buffer that the engine turns back into Lua values. The EVAL / FCALL is the
+// execution unit: one clock for the whole script, its writes propagated as one transaction, the
+// messages it publishes to its caller after its reply. Scripts are atomic; one runs at a time. Past
 // busy-reply-threshold the engine's hook lets the server answer other clients -BUSY and run
 // SCRIPT KILL / FUNCTION KILL / SHUTDOWN NOSAVE.
 #include <algorithm>
@@ -91,7 +93,7 @@ class Host final : public ScriptHost {
     Session& s = script_session();
     s.resp = resp;
     writer_.reset(&out, resp);
-    execute_command(s, args, nullptr, writer_, server_api(), c);
+    keel::call(s, args, nullptr, writer_, server_api(), *c);
   }
 
   const char* poll() override {
@@ -143,6 +145,13 @@ bool numkeys_arg(CommandContext& cx, size_t* numkeys) {
   return true;
 }
 
+// EVAL / FCALL themselves: Redis feeds MONITOR before running the script (the commands the
+// script runs follow it), and propagates the script's effects, never the script itself.
+void script_command_start(CommandContext& cx) {
+  cx.prevent_propagation();
+  if (KEEL_UNLIKELY(cx.server().has_monitors())) cx.server().feed_monitors(cx.session(), cx.args());
+}
+
 void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,
          bool is_function, std::string_view name) {
   Session& caller = cx.session();
@@ -174,6 +183,7 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
 // ---- EVAL family -----------------------------------------------------------------------------
 
 void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
+  script_command_start(cx);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   LuaEngine& engine = eval_engine();
@@ -257,6 +267,7 @@ void cmd_script_help(CommandContext& cx) {
 // ---- FUNCTION / FCALL ----------------------------------------------------------------------------
 
 void fcall_generic(CommandContext& cx, bool ro) {
+  script_command_start(cx);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   const LuaEngine::Function* f = function_engine().find_function(cx.arg(1));
@@ -282,11 +293,13 @@ void cmd_function_load(CommandContext& cx) {
   if (!function_engine().load_library(cx.arg(cx.argc() - 1), replace, &name, &error)) {
     return cx.reply().error(error);
   }
+  cx.set_dirty(1);  // Redis counts a library change as one change (and so propagates it)
   cx.reply().bulk(name);
 }
 
 void cmd_function_delete(CommandContext& cx) {
   if (!function_engine().delete_library(cx.arg(2))) return cx.reply().error("ERR Library not found");
+  cx.set_dirty(1);
   cx.reply().ok();
 }
 
@@ -357,6 +370,7 @@ void cmd_function_flush(CommandContext& cx) {
     return cx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
   }
   function_engine().reset();
+  cx.set_dirty(1);  // even with no library (Redis)
   cx.reply().ok();
 }
 

@@ -60,6 +60,10 @@ struct KeyspaceHooks {
   void (*key_created)(int dbid, std::string_view key) = nullptr;
   // SWAPDB swapped the contents of the two dbs (called after the swap).
   void (*dbs_swapped)(int a, int b) = nullptr;
+  // A key is being deleted because it expired (lazily on access or by the active cycle), before
+  // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
+  // nobody consumes the change stream.
+  void (*expired)(int dbid, std::string_view key) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 
@@ -155,7 +159,9 @@ class Db {
   // The destination slot must be empty (callers delete an overwritten destination first).
   void move_to(Slot& from, Db& dst, Slot& to);
 
-  void flush();          // FLUSHDB: removes everything, zeroes the histograms
+  // FLUSHDB: removes everything, zeroes the histograms; returns the number of keys removed,
+  // which is what it adds to the dirty counter (Redis).
+  size_t flush();
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
@@ -183,7 +189,9 @@ class Db {
   int64_t avg_ttl() const { return avg_ttl_; }
 
  private:
-  void erase_object(Slot& slot, int64_t old_len);
+  // count_dirty false: an expiry, which Redis does not count in the dirty counter (it is
+  // propagated by the expired hook instead, so a read command stays unpropagated).
+  void erase_object(Slot& slot, int64_t old_len, bool count_dirty = true);
   void expire_now(Slot& slot);
   // Makes slot.pos_ current (re-probes when the table changed since it was taken).
   void ensure_pos(Slot& slot) {
@@ -192,8 +200,8 @@ class Db {
       slot.epoch_ = ++epoch_;
     }
   }
-  void signal(std::string_view key) {
-    keyspace_stats().dirty++;
+  void signal(std::string_view key, bool count_dirty = true) {
+    if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
     if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
   }
 

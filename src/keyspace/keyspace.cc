@@ -15,8 +15,10 @@ void Keyspace::init(int databases) {
   for (int i = 0; i < databases; i++) dbs_.push_back(std::make_unique<Db>(i));
 }
 
-void Keyspace::flush_all() {
-  for (auto& db : dbs_) db->flush();
+size_t Keyspace::flush_all() {
+  size_t removed = 0;
+  for (auto& db : dbs_) removed += db->flush();
+  return removed;
 }
 
 size_t Keyspace::total_keys() const {

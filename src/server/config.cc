@@ -93,8 +93,7 @@ constexpr int64_t kUIntMax = std::numeric_limits<uint32_t>::max();
 
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
-  bool activerehashing = true, lazyfree_eviction = false, lazyfree_expire = false;
-  bool lazyfree_server_del = false, lazyfree_user_del = false, lazyfree_user_flush = false;
+  bool activerehashing = true, lazyfree_eviction = false;
   bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true, rdbcompression = true;
   bool rdbchecksum = true, rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
@@ -676,11 +675,11 @@ const std::vector<Directive>& table() {
     // Accepted and reported; no behaviour behind them yet.
     v.push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
     v.push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
-    v.push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(misc().lazyfree_expire), false));
-    v.push_back(b("lazyfree-lazy-server-del", nullptr, 0, KEEL_REF(misc().lazyfree_server_del),
+    v.push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));
+    v.push_back(b("lazyfree-lazy-server-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_server_del),
                   false));
-    v.push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(misc().lazyfree_user_del), false));
-    v.push_back(b("lazyfree-lazy-user-flush", nullptr, 0, KEEL_REF(misc().lazyfree_user_flush),
+    v.push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_del), false));
+    v.push_back(b("lazyfree-lazy-user-flush", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_flush),
                   false));
     v.push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                   false));
