@@ -18,6 +18,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/command.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
@@ -471,5 +472,25 @@ CommandSpec kScriptingCommands[] = {
 }  // namespace
 
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
+
+ScriptingMemory scripting_memory() {
+  ScriptingMemory m;
+  const LuaEngine& eval = eval_engine();
+  const LuaEngine& fn = function_engine();
+  m.vm_eval = eval.memory();
+  m.vm_functions = fn.memory();
+  m.scripts_eval = eval.scripts_memory();
+  m.cached_scripts = eval.script_count();
+  m.function_count = fn.function_count();
+  m.library_count = fn.libraries().size();
+  for (const auto& [name, lib] : fn.libraries()) {
+    m.functions += sizeof(LuaEngine::Library) + name.size() + lib.code.size();
+    for (const std::string& f : lib.functions) {
+      const LuaEngine::Function* fun = fn.find_function(f);
+      m.functions += sizeof(LuaEngine::Function) + f.size() + (fun ? fun->description.size() : 0);
+    }
+  }
+  return m;
+}
 
 }  // namespace keel

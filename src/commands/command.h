@@ -171,19 +171,20 @@ class CommandContext {
   // Propagated even when it changed nothing (FLUSHALL on empty dbs), to `targets` only
   // (PUBLISH: replicas).
   void force_propagation(uint8_t targets = kPropagateAll) {
-    prop_flags_ |= kPropForce;
-    force_targets_ = targets;
+    prop_flags_ |= static_cast<uint8_t>(targets << kPropForceShift);
   }
   // This command's rdb_changes_since_last_save count as Redis counts it (elements pushed,
-  // fields set ...), replacing what the Db mutations counted. 0 with changes made means "do
-  // not count, do not propagate" (Redis's rule: propagated iff the counter moved).
-  void set_dirty(int64_t n) { dirty_ = n; }
+  // fields set ...), replacing what the Db mutations counted so far. 0 with changes made means
+  // "do not count, do not propagate" (Redis's rule: propagated iff the counter moved).
+  void set_dirty(int64_t n) { keyspace_stats().dirty = dirty_base_ + static_cast<uint64_t>(n); }
+  uint64_t dirty_base() const { return dirty_base_; }
 
   // For call(): what the handler asked for.
-  static constexpr uint8_t kPropRewritten = 1, kPropPrevent = 2, kPropForce = 4;
+  // prop_flags(): kPropRewritten, kPropPrevent, and the forced targets (PropagateTarget bits)
+  // shifted by kPropForceShift.
+  static constexpr uint8_t kPropRewritten = 1, kPropPrevent = 2, kPropForceShift = 2;
   uint8_t prop_flags() const { return prop_flags_; }
-  uint8_t force_targets() const { return force_targets_; }
-  int64_t dirty_override() const { return dirty_; }
+  uint8_t force_targets() const { return static_cast<uint8_t>(prop_flags_ >> kPropForceShift); }
 
  private:
   Session& session_;
@@ -192,9 +193,8 @@ class CommandContext {
   ReplyWriter& reply_;
   ServerApi& api_;
   const CommandSpec& cmd_;
-  int64_t dirty_ = -1;  // set_dirty(); -1: what the Db counted
+  uint64_t dirty_base_ = keyspace_stats().dirty;  // the counter when the handler started
   uint8_t prop_flags_ = 0;
-  uint8_t force_targets_ = kPropagateAll;
 };
 
 bool equals_nocase(std::string_view a, std::string_view b);

@@ -80,6 +80,130 @@ const CommandSpec* resolve_command(std::span<const std::string_view> args) {
   return c;
 }
 
+namespace {
+// Commands whose direct execution may delete any number of expired keys: their deletions are
+// propagated one by one, not as a transaction (Redis 7.2+, CMD_TOUCHES_ARBITRARY_KEYS).
+bool touches_arbitrary_keys(const CommandSpec* c) {
+  return c && (!strcmp(c->name, "scan") || !strcmp(c->name, "randomkey"));
+}
+
+[[gnu::always_inline]] inline void record_call(Session& s, const CommandSpec& c,
+                                               std::span<const std::string_view> args,
+                                               int64_t duration, bool failed) {
+  c.stats->calls++;
+  c.stats->usec += static_cast<uint64_t>(duration);
+  if (failed) c.stats->failed_calls++;
+  dispatch_stats().total_commands_processed++;
+  const CommandOptions& opts = command_options();
+  if (opts.slowlog_log_slower_than >= 0 && duration >= opts.slowlog_log_slower_than &&
+      !(c.flags & kSkipSlowlog)) {
+    slowlog().add(args, duration, s.addr, s.name, static_cast<size_t>(opts.slowlog_max_len));
+  }
+}
+
+// The end of a unit when something is pending: the propagated transaction, then the messages
+// the unit published to its own client, after its reply (Redis 7.2+ order).
+[[gnu::noinline]] void end_unit_slow(const CommandSpec& c, ReplyWriter& w) {
+  if (g_propagating) propagation_end_unit(touches_arbitrary_keys(&c));
+  if (!g_pubsub_deferred.empty()) pubsub_flush_deferred(w.buffer());
+  g_unit_end_work = g_propagating;
+}
+
+// After the handler, whenever propagation is on, the command may block or was blocked, or the
+// reply is to be dropped: everything call() does after a handler but MONITOR and keysizes.
+[[gnu::noinline]] void after_handler_slow(Session& s, std::span<const std::string_view> args,
+                                          ReplyWriter& w, const CommandSpec& c,
+                                          const CommandContext& cx, uint32_t flags,
+                                          int64_t duration, bool failed, size_t reply_mark) {
+  // A command that blocked has not run yet: it is counted (and logged) when it is served, times
+  // out or is unblocked, with the duration of every run (Redis 7.2+).
+  const bool blocked = (flags & kCallReprocessing) ? blocking_reblocked() : (s.flags & Session::kBlocked) != 0;
+  if (g_propagating) {
+    // Redis's rule: propagated when the dirty counter moved (or the handler forces it).
+    const uint8_t pf = cx.prop_flags();
+    const bool changed = keyspace_stats().dirty != cx.dirty_base();
+    if (!(pf & CommandContext::kPropPrevent) && !blocked && (changed || cx.force_targets() != 0)) {
+      propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
+                          changed ? uint8_t{kPropagateAll} : cx.force_targets());
+    } else if (pf & CommandContext::kPropRewritten) {
+      propagation_drop_rewrite();
+    }
+  }
+  if (!blocked) {
+    if (flags & kCallReprocessing) {
+      duration += s.blocked_us;
+      s.blocked_us = 0;
+    }
+    record_call(s, c, args, duration, failed);
+  } else {
+    s.blocked_us += duration;
+  }
+  if ((flags & kCallSkipReply) && !((flags & kCallReplyWasOff) && !(s.flags & Session::kReplyOff))) {
+    w.buffer()->resize(reply_mark);  // CLIENT REPLY ON turned replies back on: its +OK stays
+  }
+}
+
+// call()'s body, inlined into execute_command (the per-command path) and the out-of-line call().
+// `reply_mark`: where the reply starts in w's buffer (used with kCallSkipReply).
+[[gnu::always_inline]] inline int64_t call_impl(Session& s, std::span<const std::string_view> args,
+                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
+                                                const CommandSpec& c, int64_t start_us,
+                                                uint32_t flags, size_t reply_mark) {
+  ExecUnit& unit = g_exec_unit;
+  const bool outer = unit.depth == 0;
+  const int64_t start = start_us != 0 ? start_us : ustime();
+  if (outer) {
+    // One clock for the whole unit: no key expires half-way through a command, an EXEC or a
+    // script (Redis 7.2+ freezes it for the execution unit).
+    g_clock.now_ms = start / 1000;
+    unit.client = &s;
+    // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client,
+    // whose command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
+    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c.name, "touch") != 0;
+  }
+  const uint64_t errors_before = w.errors();
+  CommandContext cx(s, args, hashes, w, api, c);
+  // The crash report's "current client" (server/crash_report.cc): a pointer to this frame's
+  // context, put back afterwards because EXEC and scripts run commands inside a command.
+  CommandContext* const crash_outer = g_current_command;
+  g_current_command = &cx;
+  unit.depth++;
+  c.handler(cx);
+  unit.depth--;
+  g_current_command = crash_outer;
+  const int64_t end = ustime();
+  const int64_t duration = end - start;
+
+  if (KEEL_LIKELY((flags | (c.flags & kBlocking) | static_cast<uint32_t>(g_propagating)) == 0)) {
+    record_call(s, c, args, duration, w.errors() != errors_before);
+  } else {
+    after_handler_slow(s, args, w, c, cx, flags, duration, w.errors() != errors_before, reply_mark);
+  }
+  if (KEEL_UNLIKELY(api.has_monitors()) && !(c.flags & (kSkipMonitor | kAdmin)) &&
+      !(flags & kCallReprocessing)) {
+    api.feed_monitors(s, args);
+  }
+  if (KEEL_UNLIKELY(command_options().keysizes_hist_assert)) {
+    for (int i = 0; i < keyspace().count(); i++) {
+      std::string diff;
+      const bool keysizes_consistent = keyspace().db(i).keysizes_consistent(&diff);
+      if (!keysizes_consistent) LOG_WARNING("KEYSIZES mismatch after '%s': %s", c.full_name, diff.c_str());
+      KEEL_ASSERT(keysizes_consistent);
+    }
+  }
+  if (outer) {
+    if (KEEL_UNLIKELY(g_unit_end_work)) end_unit_slow(c, w);
+    g_clock.no_touch = false;
+  }
+  return end;
+}
+}  // namespace
+
+int64_t call(Session& s, std::span<const std::string_view> args, uint64_t* hashes, ReplyWriter& w,
+             ServerApi& api, const CommandSpec& c, int64_t start_us, uint32_t flags) {
+  return call_impl(s, args, hashes, w, api, c, start_us, flags, w.buffer()->size());
+}
+
 int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
                         ReplyWriter& w, ServerApi& api, const CommandSpec* c, int64_t start_us) {
   if (!c) c = resolve_command(args);
@@ -152,113 +276,7 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
 
   uint32_t flags = 0;
   if (KEEL_UNLIKELY(skip_reply)) flags = kCallSkipReply | (reply_was_off ? uint32_t{kCallReplyWasOff} : 0u);
-  return call(s, args, hashes, w, api, *c, start_us, flags);
-}
-
-namespace {
-// Commands whose direct execution may delete any number of expired keys: their deletions are
-// propagated one by one, not as a transaction (Redis 7.2+, CMD_TOUCHES_ARBITRARY_KEYS).
-bool touches_arbitrary_keys(const CommandSpec* c) {
-  return c && (!strcmp(c->name, "scan") || !strcmp(c->name, "randomkey"));
-}
-
-void record_call(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
-                 int64_t duration, bool failed) {
-  c.stats->calls++;
-  c.stats->usec += static_cast<uint64_t>(duration);
-  if (failed) c.stats->failed_calls++;
-  dispatch_stats().total_commands_processed++;
-  const CommandOptions& opts = command_options();
-  if (opts.slowlog_log_slower_than >= 0 && duration >= opts.slowlog_log_slower_than &&
-      !(c.flags & kSkipSlowlog)) {
-    slowlog().add(args, duration, s.addr, s.name, static_cast<size_t>(opts.slowlog_max_len));
-  }
-}
-}  // namespace
-
-int64_t call(Session& s, std::span<const std::string_view> args, uint64_t* hashes, ReplyWriter& w,
-             ServerApi& api, const CommandSpec& c, int64_t start_us, uint32_t flags) {
-  ExecUnit& unit = g_exec_unit;
-  const bool outer = unit.depth == 0;
-  const int64_t start = start_us != 0 ? start_us : ustime();
-  if (outer) {
-    // One clock for the whole unit: no key expires half-way through a command, an EXEC or a
-    // script (Redis 7.2+ freezes it for the execution unit).
-    g_clock.now_ms = start / 1000;
-    unit.client = &s;
-    unit.command = &c;
-    // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client,
-    // whose command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
-    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c.name, "touch") != 0;
-  }
-  const size_t reply_mark = w.buffer()->size();
-  const uint64_t errors_before = w.errors();
-  KeyspaceStats& ks = keyspace_stats();
-  const uint64_t dirty_before = ks.dirty;
-  CommandContext cx(s, args, hashes, w, api, c);
-  // The crash report's "current client" (server/crash_report.cc): a pointer to this frame's
-  // context, put back afterwards because EXEC and scripts run commands inside a command.
-  CommandContext* const crash_outer = g_current_command;
-  g_current_command = &cx;
-  unit.depth++;
-  c.handler(cx);
-  unit.depth--;
-  g_current_command = crash_outer;
-  const int64_t end = ustime();
-  const int64_t duration = end - start;
-
-  // Redis's rule: what a command adds to the dirty counter is what it changed, as the command
-  // counts it; the Db counted one per mutation, the handler may say otherwise.
-  if (KEEL_UNLIKELY(cx.dirty_override() >= 0)) ks.dirty = dirty_before + static_cast<uint64_t>(cx.dirty_override());
-  // A command that blocked has not run yet: it is counted (and logged) when it is served, times
-  // out or is unblocked, with the duration of every run (Redis 7.2+).
-  const bool blocked = (flags & kCallReprocessing) ? blocking_reblocked() : (s.flags & Session::kBlocked) != 0;
-  if (KEEL_UNLIKELY(g_propagating)) {
-    const uint8_t pf = cx.prop_flags();
-    const bool changed = ks.dirty != dirty_before;
-    if (!(pf & CommandContext::kPropPrevent) && !blocked && (changed || (pf & CommandContext::kPropForce))) {
-      propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
-                          changed ? uint8_t{kPropagateAll} : cx.force_targets());
-    } else if (pf & CommandContext::kPropRewritten) {
-      propagation_drop_rewrite();
-    }
-  }
-  if (KEEL_LIKELY(!blocked)) {
-    int64_t total = duration;
-    if (KEEL_UNLIKELY(flags & kCallReprocessing)) {
-      total += s.blocked_us;
-      s.blocked_us = 0;
-    }
-    record_call(s, c, args, total, w.errors() != errors_before);
-  } else {
-    s.blocked_us += duration;
-  }
-  if (KEEL_UNLIKELY(api.has_monitors()) && !(c.flags & (kSkipMonitor | kAdmin)) &&
-      !(flags & kCallReprocessing)) {
-    api.feed_monitors(s, args);
-  }
-  if (KEEL_UNLIKELY(command_options().keysizes_hist_assert)) {
-    for (int i = 0; i < keyspace().count(); i++) {
-      std::string diff;
-      const bool keysizes_consistent = keyspace().db(i).keysizes_consistent(&diff);
-      if (!keysizes_consistent) LOG_WARNING("KEYSIZES mismatch after '%s': %s", c.full_name, diff.c_str());
-      KEEL_ASSERT(keysizes_consistent);
-    }
-  }
-  if (KEEL_UNLIKELY(flags & kCallSkipReply) &&
-      !((flags & kCallReplyWasOff) && !(s.flags & Session::kReplyOff))) {
-    w.buffer()->resize(reply_mark);  // CLIENT REPLY ON turned replies back on: its +OK stays
-  }
-  if (outer) {
-    // The unit ends: what it changed goes to the stream as one transaction, then the messages
-    // it published to its own client follow its reply (Redis 7.2+ order).
-    if (KEEL_UNLIKELY(g_propagating)) propagation_end_unit(touches_arbitrary_keys(&c));
-    if (KEEL_UNLIKELY(!g_pubsub_deferred.empty())) pubsub_flush_deferred(w.buffer());
-    g_clock.no_touch = false;
-    unit.client = nullptr;
-    unit.command = nullptr;
-  }
-  return end;
+  return call_impl(s, args, hashes, w, api, *c, start_us, flags, mark);
 }
 
 void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,

@@ -51,9 +51,8 @@ void count_lazyfree(const Object* o);
 
 // The execution unit: what the outermost call() is running.
 struct ExecUnit {
-  int depth = 0;                         // call() nesting; 0 between units
-  Session* client = nullptr;             // the outermost call's session
-  const CommandSpec* command = nullptr;  // the outermost call's command
+  int depth = 0;              // call() nesting; 0 between units
+  Session* client = nullptr;  // the outermost call's session (meaningful while depth > 0)
 };
 extern constinit ExecUnit g_exec_unit;
 inline int exec_depth() { return g_exec_unit.depth; }

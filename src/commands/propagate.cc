@@ -15,6 +15,7 @@
 namespace keel {
 
 bool g_propagating = false;
+bool g_unit_end_work = false;
 
 namespace {
 
@@ -70,6 +71,7 @@ void propagation_add_sink(PropagationSink* sink) {
   if (std::find(g_unit.sinks.begin(), g_unit.sinks.end(), sink) != g_unit.sinks.end()) return;
   g_unit.sinks.push_back(sink);
   g_propagating = true;
+  g_unit_end_work = true;
   g_keyspace_hooks.expired = on_expired;
 }
 
@@ -80,6 +82,10 @@ void propagation_remove_sink(PropagationSink* sink) {
   if (g_unit.sinks.empty()) {
     g_propagating = false;
     g_keyspace_hooks.expired = nullptr;
+    // A unit in progress (DEBUG PROPAGATED OFF inside EXEC) leaves nothing behind for the next.
+    g_unit.ops.clear();
+    g_unit.store.clear();
+    g_unit.rewrite.clear();
   }
 }
 
@@ -123,8 +129,6 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
 
 void propagation_end_unit(bool no_transaction) {
   if (g_unit.ops.empty()) return;
-  // Sinks may be detached while the unit ran (DEBUG PROPAGATED OFF inside EXEC): then the
-  // unit's commands go nowhere.
   const bool transaction = g_unit.ops.size() > 1 && !no_transaction;
   static constexpr std::string_view kMulti[] = {"MULTI"};
   static constexpr std::string_view kExec[] = {"EXEC"};

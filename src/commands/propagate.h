@@ -54,6 +54,9 @@ void propagation_remove_sink(PropagationSink* sink);
 
 extern bool g_propagating;  // at least one sink is attached
 inline bool propagating() { return g_propagating; }
+// Something to do when the running unit ends (its propagation, or pub/sub messages held back
+// for its client): one test for call() instead of two.
+extern bool g_unit_end_work;
 
 // Adds a command to the running unit (Redis's alsoPropagate). Outside any unit it is emitted
 // at once as a unit of its own (active expiry). No-op when nobody consumes the stream.

@@ -14,6 +14,7 @@
 #include "base/glob.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
+#include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/session.h"
 #include "keyspace/notify.h"
@@ -73,6 +74,7 @@ void deliver(Session& s, const Buffer& frame) {
   const bool deferred = &s == g_exec_unit.client && g_exec_unit.depth > 0;
   Buffer* out = deferred ? &g_pubsub_deferred : api.session_output(s);
   if (!out) return;
+  if (deferred) g_unit_end_work = true;
   const size_t at = out->size();
   out->append(frame.data(), frame.size());
   if (s.resp >= 3) out->data()[at] = '>';

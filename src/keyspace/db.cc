@@ -14,10 +14,7 @@ namespace keel {
 KeyspaceHooks g_keyspace_hooks;
 KeyspaceClock g_clock;
 
-KeyspaceStats& keyspace_stats() {
-  static KeyspaceStats stats;
-  return stats;
-}
+constinit KeyspaceStats g_keyspace_stats;
 
 Db::~Db() {
   expires_.clear([](Object*) {});

@@ -45,7 +45,9 @@ struct KeyspaceStats {
   uint64_t evicted_keys = 0;
   uint64_t dirty = 0;  // changes since the last save
 };
-KeyspaceStats& keyspace_stats();
+// A global, not a function-local static: Db::signal and call() read it for every write.
+extern constinit KeyspaceStats g_keyspace_stats;
+inline KeyspaceStats& keyspace_stats() { return g_keyspace_stats; }
 
 // Hooks installed by upper layers. touched(): a key was modified (WATCH); null when no client
 // watches anything.

@@ -367,7 +367,7 @@ void Server::config_resetstat() {
   const int64_t start = stats_.start_time_ms;
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
-  dispatch_stats().total_commands_processed = 0;
+  dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
 }
 
 namespace {
