@@ -279,10 +279,10 @@ void move_element(CommandContext& cx, Db::Slot& src, End from, End to) {
   std::string& value = move_scratch();
   const int64_t src_old = static_cast<int64_t>(ListType::size(*src));
   ListType::pop_one(*src, from, &value);
-  cx.set_dirty(1);  // one change for Redis (the pop and the push)
   if (src.obj() == dst.obj()) {  // same key: rotate in place, one report
     ListType::push(*src, to, value);
     cx.db().length_changed(src, src_old);
+    cx.set_dirty(1);
     cx.notify(kNotifyList, push_event(to), cx.arg(2));
     cx.notify(kNotifyList, pop_event(from), cx.arg(1));
     return cx.reply().bulk(value);
@@ -298,6 +298,7 @@ void move_element(CommandContext& cx, Db::Slot& src, End from, End to) {
   }
   cx.notify(kNotifyList, push_event(to), cx.arg(2));
   const bool removed = cx.db().length_changed(src, src_old);
+  cx.set_dirty(1);  // one change for Redis (the pop and the push)
   cx.notify(kNotifyList, pop_event(from), cx.arg(1));
   if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   cx.reply().bulk(value);

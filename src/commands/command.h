@@ -174,7 +174,8 @@ class CommandContext {
     prop_flags_ |= static_cast<uint8_t>(targets << kPropForceShift);
   }
   // This command's rdb_changes_since_last_save count as Redis counts it (elements pushed,
-  // fields set ...), replacing what the Db mutations counted so far. 0 with changes made means
+  // fields set ...), replacing what the Db mutations counted so far: call it after the last
+  // mutation. 0 with changes made means
   // "do not count, do not propagate" (Redis's rule: propagated iff the counter moved).
   void set_dirty(int64_t n) { keyspace_stats().dirty = dirty_base_ + static_cast<uint64_t>(n); }
   uint64_t dirty_base() const { return dirty_base_; }
