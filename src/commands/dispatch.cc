@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "base/fork.h"
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
@@ -159,7 +160,9 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
     unit.client = &s;
     // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client,
     // whose command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
-    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c.name, "touch") != 0;
+    // While a fork child exists no lookup touches (base/fork.h).
+    g_clock.no_touch = (KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c.name, "touch") != 0) ||
+                       g_fork_child_exists;
   }
   const uint64_t errors_before = w.errors();
   CommandContext cx(s, args, hashes, w, api, c);
@@ -193,7 +196,7 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   }
   if (outer) {
     if (KEEL_UNLIKELY(g_unit_end_work)) end_unit_slow(c, w);
-    g_clock.no_touch = false;
+    g_clock.no_touch = g_fork_child_exists;
   }
   return end;
 }

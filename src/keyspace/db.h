@@ -73,8 +73,9 @@ extern KeyspaceHooks g_keyspace_hooks;
 struct KeyspaceClock {
   int64_t now_ms = 0;
   uint32_t lru_clock = 0;  // seconds, for OBJECT IDLETIME
-  // The running command's client has CLIENT NO-TOUCH on: lookups leave the LRU alone (set by
-  // dispatch for the outermost command; a script's or EXEC's commands inherit it).
+  // Lookups leave the LRU alone: the running command's client has CLIENT NO-TOUCH on (set by
+  // call() for the outermost command; a script's or EXEC's commands inherit it), or a fork
+  // child exists (set_fork_child_exists, base/fork.h).
   bool no_touch = false;
   bool active_expire_enabled = true;
   bool loading = false;

@@ -1,6 +1,7 @@
 // Databases and the periodic keyspace work (active expiry, incremental rehash).
 #include "keyspace/keyspace.h"
 
+#include "base/fork.h"
 #include "base/time.h"
 
 namespace keel {
@@ -8,6 +9,11 @@ namespace keel {
 Keyspace& keyspace() {
   static Keyspace ks;
   return ks;
+}
+
+void set_fork_child_exists(bool exists) {
+  g_fork_child_exists = exists;
+  if (exists) g_clock.no_touch = true;
 }
 
 void Keyspace::init(int databases) {

@@ -26,4 +26,9 @@ class Keyspace {
 
 Keyspace& keyspace();
 
+// A fork child (BGSAVE, AOF rewrite, full sync) starts or ends: sets g_fork_child_exists
+// (base/fork.h) and, while a child exists, keeps lookups from writing LRU fields (the keyspace
+// reads g_clock.no_touch; call() resets it to this state after each unit).
+void set_fork_child_exists(bool exists);
+
 }  // namespace keel

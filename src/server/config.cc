@@ -115,7 +115,7 @@ struct Misc {
   std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
-  bool aof_rewrite_incremental_fsync = true, rdb_save_incremental_fsync = true, disable_thp = true;
+  bool aof_rewrite_incremental_fsync = true, rdb_save_incremental_fsync = true;
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
@@ -780,7 +780,8 @@ const std::vector<Directive>& table() {
                   KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
     v.push_back(b("rdb-save-incremental-fsync", nullptr, 0,
                   KEEL_REF(misc().rdb_save_incremental_fsync), true));
-    v.push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(misc().disable_thp), true));
+    // Read at start-up (Server::run): yes turns transparent huge pages off for the process.
+    v.push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(server_options().disable_thp), true));
     v.push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
                   KEEL_REF(misc().repl_disable_tcp_nodelay), false));
     v.push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));

@@ -4,12 +4,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "base/fork.h"
 #include "base/glob.h"
 #include "base/log.h"
 #include "base/numbers.h"
@@ -307,6 +309,14 @@ bool Server::relisten() {
 }
 
 int Server::run() {
+  // disable-thp yes (the default, as Redis): transparent huge pages off for the whole process,
+  // madvised regions included, since a fork child (BGSAVE) may exist at any time and a write to
+  // a huge page would then copy 2 MB. With disable-thp no, big key tables ask for them while
+  // no child exists (base/fork.h, ds/hashtable.h). A kernel without the call changes nothing.
+  if (server_options().disable_thp) {
+    g_huge_pages_allowed = false;
+    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+  }
   if (!listen_all()) return 1;
   set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
