@@ -675,6 +675,8 @@ const std::vector<Directive>& table() {
     // Accepted and reported; no behaviour behind them yet.
     v.push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
     v.push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
+    // Keel frees synchronously; these choose DEL or UNLINK in the propagated stream, ASYNC
+    // flushes and lazyfreed_objects as Redis (commands/dispatch.h, CommandOptions).
     v.push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));
     v.push_back(b("lazyfree-lazy-server-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_server_del),
                   false));

@@ -346,3 +346,28 @@ test "MONITOR shows a blocking command once, when it is sent" {
     $mon close
     $rd close
 }
+
+# ---- Preparing for fork children -------------------------------------------------------------
+
+proc thp_enabled {pid} {
+    set f [open /proc/$pid/status]
+    set status [read $f]
+    close $f
+    if {![regexp {THP_enabled:\s*(\d)} $status -> v]} { return "" }
+    return $v
+}
+
+test "disable-thp yes (the default) turns transparent huge pages off for the process" {
+    set v [thp_enabled [srv pid]]
+    if {$v eq ""} { skip_test "the kernel does not report THP_enabled" }
+    assert_equal 0 $v
+    assert_equal {disable-thp yes} [r config get disable-thp]
+}
+
+start_server {overrides {disable-thp no}} {
+    test "disable-thp no leaves transparent huge pages to the system setting" {
+        set v [thp_enabled [srv pid]]
+        if {$v eq ""} { skip_test "the kernel does not report THP_enabled" }
+        assert_equal 1 $v
+    }
+}
