@@ -211,7 +211,9 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
   }
-  if (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0) {
+  // Not while a busy script lets the loop poll (in_busy_poll_): resumed clients would run
+  // inside the script's execution unit and move its frozen clock; they run after it.
+  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0)) {
     s->run_resumed_and_arm_block_timer();
   }
   std::vector<Client*> work;
