@@ -87,6 +87,7 @@ void debug_populate(CommandContext& cx) {
     if (size > 0) val.resize(static_cast<size_t>(size), '\0');
     db.set_string(slot, val);
   }
+  cx.set_dirty(0);  // Redis neither counts nor propagates DEBUG POPULATE
   cx.reply().ok();
 }
 

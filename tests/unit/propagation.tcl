@@ -68,6 +68,7 @@ test "Commands that change nothing propagate nothing" {
         r zadd z xx 1 a
         r srandmember s
         r eval {return redis.call('get', KEYS[1])} 1 k
+        r debug populate 3
         assert_propagated {{sadd s a}}
     }
 }
