@@ -165,7 +165,7 @@ void append_array(Buffer& out, std::span<const std::string_view> argv) {
     *p++ = '\r';
     *p++ = '\n';
     out.append(head, static_cast<size_t>(p - head));
-    out.append(a);
+    if (!a.empty()) out.append(a);  // an empty view may have a null data()
     out.append("\r\n", 2);
   }
 }
