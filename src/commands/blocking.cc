@@ -20,6 +20,7 @@
 #include "base/assert.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/dispatch.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
 
@@ -118,10 +119,12 @@ void forget(Blocked* b) {
   update_hooks();
 }
 
-// Ends b's block with a reply written by `write` (timeout, CLIENT UNBLOCK) and resumes it.
+// Ends b's block with a reply written by `write` (timeout, CLIENT UNBLOCK) and resumes it. The
+// command's call is counted now (commandstats, SLOWLOG), as Redis does when it unblocks.
 template <class F>
-void finish_with(Blocked* b, ServerApi& api, F&& write) {
+void finish_with(Blocked* b, ServerApi& api, bool failed, F&& write) {
   Session& s = *b->s;
+  command_unblocked(s, *b->cmd, b->views, failed);
   forget(b);
   if (Buffer* out = api.session_output(s)) {
     ReplyWriter w(out, s.resp);
@@ -131,7 +134,8 @@ void finish_with(Blocked* b, ServerApi& api, F&& write) {
   api.resume_session(s);
 }
 
-// Re-runs b's handler. True when it was served (the session is no longer blocked).
+// Re-runs b's command through call() (a unit of its own). True when it was served (the session
+// is no longer blocked).
 bool serve(Blocked* b, ServerApi& api) {
   Registry& r = reg();
   Session& s = *b->s;
@@ -143,8 +147,7 @@ bool serve(Blocked* b, ServerApi& api) {
   ReplyWriter w(out, s.resp);
   r.serving = b;
   r.reblocked = false;
-  CommandContext cx(s, b->views, nullptr, w, api, *b->cmd);
-  b->cmd->handler(cx);
+  call(s, b->views, nullptr, w, api, *b->cmd, 0, kCallReprocessing);
   r.serving = nullptr;
   if (r.reblocked) return false;
   forget(b);
@@ -185,10 +188,13 @@ bool blocking_timeout_arg(CommandContext& cx, size_t i, int64_t* deadline_ms) {
 }
 
 bool blocking_may_block(CommandContext& cx) {
-  const Session& s = cx.session();
-  if (reg().serving && reg().serving->s == &s) return true;  // re-run: may stay blocked
-  return s.client != nullptr && !(s.flags & (Session::kInExec | Session::kMulti));
+  // Only a command a client sent directly (the outermost call) may block, or stay blocked when
+  // it is run again; inside EXEC or a script it behaves as if the timeout expired at once
+  // (Redis's CLIENT_DENY_BLOCKING).
+  return exec_depth() == 1 && cx.session().client != nullptr;
 }
+
+bool blocking_reblocked() { return reg().reblocked; }
 
 void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type type,
                    int64_t deadline_ms) {
@@ -230,6 +236,9 @@ void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type ty
 
 void blocking_serve_ready(ServerApi& api) {
   Registry& r = reg();
+  // Never from inside a unit (a busy script letting the server poll): each served client is a
+  // unit of its own, after the one that made its key ready.
+  if (exec_depth() != 0) return;
   // A key that expired while the command that readied it ran (EXEC with DEBUG SLEEP) must not
   // be served: look at it with the real clock, not the one frozen for that command.
   g_clock.now_ms = mstime();
@@ -271,7 +280,7 @@ void blocking_expire(int64_t now_ms, ServerApi& api) {
   Registry& r = reg();
   while (!r.deadlines.empty() && r.deadlines.begin()->first <= now_ms) {
     Blocked* b = r.by_seq[r.deadlines.begin()->second];
-    finish_with(b, api, [](ReplyWriter& w) { w.null_array(); });
+    finish_with(b, api, false, [](ReplyWriter& w) { w.null_array(); });
   }
 }
 
@@ -279,7 +288,7 @@ bool blocking_unblock(uint64_t session_id, bool error, ServerApi& api) {
   Registry& r = reg();
   auto it = r.by_id.find(session_id);
   if (it == r.by_id.end()) return false;
-  finish_with(it->second, api, [error](ReplyWriter& w) {
+  finish_with(it->second, api, error, [error](ReplyWriter& w) {
     if (error) {
       w.error(kErrUnblocked);
     } else {

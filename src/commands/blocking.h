@@ -11,9 +11,10 @@
 //      marked ready. After the top-level command that did it (after a whole EXEC or script),
 //      the server calls blocking_serve_ready(): for each ready key, in the order the keys became
 //      ready, the sessions blocked on it are served in arrival (FIFO) order by running their
-//      handler again with their saved arguments, while the key still exists with the right
-//      type. A handler that finds nothing again calls block_on_keys() again: the session then
-//      stays blocked with its original deadline and queue position.
+//      command again with its saved arguments through call() (each an execution unit of its
+//      own, propagated as the non-blocking command it became), while the key still exists
+//      with the right type. A handler that finds nothing again calls block_on_keys() again: the
+//      session then stays blocked with its original deadline and queue position.
 //   4. The deadline passing (blocking_expire), CLIENT UNBLOCK or a disconnect end the block.
 // A served or timed-out session's reply goes to its output buffer and the server resumes the
 // commands it had pipelined behind the blocking one (ServerApi::resume_session).
@@ -37,9 +38,11 @@ class ServerApi;
 // negative" or "ERR timeout is out of range" and returns false on bad input.
 bool blocking_timeout_arg(CommandContext& cx, size_t i, int64_t* deadline_ms);
 
-// False when the session must not block: inside EXEC (MULTI) or a script. Blocking commands
-// then behave as if the timeout expired at once.
+// False when the session must not block: inside EXEC (MULTI) or a script (any call nested in
+// another). Blocking commands then behave as if the timeout expired at once.
 bool blocking_may_block(CommandContext& cx);
+// For call(): the blocked command just run again (served) found nothing and stays blocked.
+bool blocking_reblocked();
 
 // Blocks cx's session on the keys at argument indexes `key_args` of cx (in the session's
 // current db) until `deadline_ms` (0 = forever), waiting for a key of type `type`. Copies

@@ -50,6 +50,7 @@ size_t hset_pairs(CommandContext& cx, Db::Slot& slot) {
     }
     cx.db().length_changed(slot, old_len);  // also when only values changed: WATCH, dirty
   }
+  cx.set_dirty(static_cast<int64_t>(pairs.size() / 2));  // Redis counts every pair given
   cx.notify(kNotifyHash, "hset", cx.arg(1));
   return added;
 }
@@ -148,6 +149,7 @@ void cmd_hdel(CommandContext& cx) {
   if (removed > 0) {
     if (removed < old_len) HashType::removals_done(*slot);
     const bool deleted = cx.db().length_changed(slot, old_len);
+    cx.set_dirty(removed);
     cx.notify(kNotifyHash, "hdel", cx.arg(1));
     if (deleted) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   }
@@ -234,7 +236,11 @@ void cmd_hincrbyfloat(CommandContext& cx) {
       [&](Object& o) {
         return HashType::incr_by_float(o, cx.arg(2), delta, buf, &len, encoding_limits());
       },
-      [&] { cx.reply().bulk({buf, len}); });
+      [&] {
+        // Propagated as the value it produced (HSET), so replicas never redo the arithmetic.
+        cx.propagate_as({"HSET", cx.arg(1), cx.arg(2), std::string_view(buf, len)});
+        cx.reply().bulk({buf, len});
+      });
 }
 
 // A reply of repeated random picks is refused when its estimated size passes this (Redis would

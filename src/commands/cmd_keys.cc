@@ -23,15 +23,19 @@ namespace {
 
 // ---- DEL UNLINK EXISTS TYPE TOUCH ---------------------------------------------------------------
 
-// DEL key [key ...] -> integer: keys actually removed (a repeated key counts once). UNLINK is
-// the same here: values are freed synchronously (they are small until collections land).
+// DEL key [key ...] -> integer: keys actually removed (a repeated key counts once). UNLINK (and
+// DEL with lazyfree-lazy-user-del) frees synchronously too, but counts in lazyfreed_objects
+// the values Redis would hand to its lazyfree thread.
 void cmd_del(CommandContext& cx) {
+  const bool lazy = cx.command().name[0] == 'u' || command_options().lazyfree_lazy_user_del;
   int64_t removed = 0;
   for (size_t i = 1; i < cx.argc(); i++) {
-    if (cx.db().remove(cx.key(i))) {
-      removed++;
-      cx.notify(kNotifyGeneric, "del", cx.arg(i));
-    }
+    Db::Slot slot = cx.db().find_for_write(cx.key(i));
+    if (!slot) continue;
+    if (lazy) count_lazyfree(slot.obj());
+    cx.db().remove(slot);
+    removed++;
+    cx.notify(kNotifyGeneric, "del", cx.arg(i));
   }
   cx.reply().integer(removed);
 }
@@ -176,6 +180,7 @@ void rename_generic(CommandContext& cx, bool nx) {
     db.remove(to);
   }
   db.move_to(from, db, to);
+  cx.set_dirty(1);  // one change for Redis
   cx.notify(kNotifyGeneric, "rename_from", cx.arg(1));
   cx.notify(kNotifyGeneric, "rename_to", cx.arg(2));
   if (nx) return cx.reply().integer(1);
@@ -197,6 +202,7 @@ void cmd_move(CommandContext& cx) {
   Db::Slot to = dst.find_for_write(cx.key(1));
   if (to) return cx.reply().integer(0);
   src.move_to(from, dst, to);
+  cx.set_dirty(1);
   cx.notify(kNotifyGeneric, "move_from", cx.arg(1));
   notify(kNotifyGeneric, "move_to", cx.arg(1), dbid);
   cx.reply().integer(1);
@@ -231,6 +237,7 @@ void cmd_copy(CommandContext& cx) {
   }
   // o stays valid: the only change since find() was in dst, at a different key (or db).
   dst.insert(to, Object::clone_with_key(o, cx.arg(2), /*deep=*/true));
+  cx.set_dirty(1);
   notify(kNotifyGeneric, "copy_to", cx.arg(2), dbid);
   cx.reply().integer(1);
 }
@@ -366,10 +373,22 @@ void expire_generic(CommandContext& cx, int64_t base_ms, bool seconds) {
   if (when <= cx.now_ms() && !g_clock.loading) {
     db.remove(slot);
     cx.notify(kNotifyGeneric, "del", cx.arg(1));
+    cx.propagate_as({command_options().lazyfree_lazy_expire ? "UNLINK" : "DEL", cx.arg(1)});
     return cx.reply().integer(1);
   }
   db.set_expire(slot, when);
   cx.notify(kNotifyGeneric, "expire", cx.arg(1));
+  // Propagated with the absolute time (Redis 7): EXPIRE k 10 NX -> PEXPIREAT k <ms> NX.
+  if (propagating() && cx.command().name != std::string_view("pexpireat")) {
+    std::string_view argv[8];
+    const IntArg at(when);
+    argv[0] = "PEXPIREAT";
+    argv[1] = cx.arg(1);
+    argv[2] = at;
+    size_t n = 3;
+    for (size_t i = 3; i < cx.argc() && n < std::size(argv); i++) argv[n++] = cx.arg(i);
+    cx.propagate_as(std::span<const std::string_view>(argv, n));
+  }
   cx.reply().integer(1);
 }
 void cmd_expire(CommandContext& cx) { expire_generic(cx, cx.now_ms(), true); }

@@ -3,7 +3,10 @@
 // conversions live in types/list_type.cc, the blocked-client registry in commands/blocking.cc;
 // handlers validate, look each key up once, mutate through ListType, report the length change
 // to Db once per key and reply once. A blocking handler that blocks writes no reply: it is run
-// again with the same arguments when one of its keys is ready (blocking.h).
+// again with the same arguments when one of its keys is ready (blocking.h). Inside EXEC or a
+// script it never blocks (Redis 7.2+ allows the blocking forms in scripts). The blocking and
+// multi-key forms propagate as the plain pop or move they performed; the dirty counter counts
+// elements pushed or popped, as Redis does.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +57,7 @@ void push_generic(CommandContext& cx, End end, bool existing_only) {
     ListType::push(*o, end, values);
     const size_t len = ListType::size(*o);
     cx.db().insert(slot, o);  // "new", keysizes none -> (list, len), wakes blocked clients
+    cx.set_dirty(static_cast<int64_t>(values.size()));  // Redis counts every element pushed
     cx.notify(kNotifyList, push_event(end), cx.arg(1));
     return cx.reply().integer(static_cast<int64_t>(len));
   }
@@ -62,6 +66,7 @@ void push_generic(CommandContext& cx, End end, bool existing_only) {
   ListType::push(*slot, end, values);
   const size_t len = ListType::size(*slot);
   cx.db().length_changed(slot, old_len);
+  cx.set_dirty(static_cast<int64_t>(values.size()));
   cx.notify(kNotifyList, push_event(end), cx.arg(1));
   cx.reply().integer(static_cast<int64_t>(len));
 }
@@ -77,6 +82,7 @@ void pop_and_report(CommandContext& cx, Db::Slot& slot, size_t key_arg, End end,
   const int64_t old_len = static_cast<int64_t>(ListType::size(*slot));
   ListType::pop(*slot, end, count, emit_bulk, &cx.reply());
   const bool removed = cx.db().length_changed(slot, old_len);
+  cx.set_dirty(static_cast<int64_t>(count));  // Redis counts every element popped
   cx.notify(kNotifyList, pop_event(end), cx.arg(key_arg));
   if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(key_arg));
 }
@@ -152,7 +158,9 @@ void cmd_ltrim(CommandContext& cx) {
   if (!cx.check_type(slot.obj(), Type::kList)) return;
   const int64_t old_len = static_cast<int64_t>(ListType::size(*slot));
   ListType::trim(*slot, start, stop);
+  const int64_t trimmed = old_len - static_cast<int64_t>(ListType::size(*slot));
   const bool removed = cx.db().length_changed(slot, old_len);
+  cx.set_dirty(trimmed);  // Redis counts the elements removed: none, no propagation
   cx.notify(kNotifyList, "ltrim", cx.arg(1));
   if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   cx.reply().ok();
@@ -169,6 +177,7 @@ void cmd_lrem(CommandContext& cx) {
   const size_t removed = ListType::remove(*slot, cx.arg(3), count);
   if (removed > 0) {
     const bool deleted = cx.db().length_changed(slot, old_len);
+    cx.set_dirty(static_cast<int64_t>(removed));
     cx.notify(kNotifyList, "lrem", cx.arg(1));
     if (deleted) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   }
@@ -273,6 +282,7 @@ void move_element(CommandContext& cx, Db::Slot& src, End from, End to) {
   if (src.obj() == dst.obj()) {  // same key: rotate in place, one report
     ListType::push(*src, to, value);
     cx.db().length_changed(src, src_old);
+    cx.set_dirty(1);
     cx.notify(kNotifyList, push_event(to), cx.arg(2));
     cx.notify(kNotifyList, pop_event(from), cx.arg(1));
     return cx.reply().bulk(value);
@@ -288,12 +298,14 @@ void move_element(CommandContext& cx, Db::Slot& src, End from, End to) {
   }
   cx.notify(kNotifyList, push_event(to), cx.arg(2));
   const bool removed = cx.db().length_changed(src, src_old);
+  cx.set_dirty(1);  // one change for Redis (the pop and the push)
   cx.notify(kNotifyList, pop_event(from), cx.arg(1));
   if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   cx.reply().bulk(value);
 }
 
-// LMOVE / BLMOVE / RPOPLPUSH / BRPOPLPUSH body. deadline < 0: never block.
+// LMOVE / BLMOVE / RPOPLPUSH / BRPOPLPUSH body. deadline < 0: never block (LMOVE,
+// RPOPLPUSH); the blocking forms propagate as those.
 void move_generic(CommandContext& cx, End from, End to, int64_t deadline) {
   Db::Slot src = cx.db().find_for_write(cx.key(1));
   if (!src) {
@@ -304,6 +316,13 @@ void move_generic(CommandContext& cx, End from, End to, int64_t deadline) {
   }
   if (!cx.check_type(src.obj(), Type::kList)) return;
   move_element(cx, src, from, to);
+  if (deadline >= 0) {
+    if (cx.argc() == 6) {
+      cx.propagate_as({"LMOVE", cx.arg(1), cx.arg(2), cx.arg(3), cx.arg(4)});
+    } else {
+      cx.propagate_as({"RPOPLPUSH", cx.arg(1), cx.arg(2)});
+    }
+  }
 }
 
 void cmd_lmove(CommandContext& cx) {
@@ -338,7 +357,8 @@ void bpop_generic(CommandContext& cx, End end) {
     if (!cx.check_type(slot.obj(), Type::kList)) return;
     cx.reply().array(2);
     cx.reply().bulk(cx.arg(i));
-    return pop_and_report(cx, slot, i, end, 1);
+    pop_and_report(cx, slot, i, end, 1);
+    return cx.propagate_as({end == End::kHead ? "LPOP" : "RPOP", cx.arg(i)});
   }
   if (!blocking_may_block(cx)) return cx.reply().null_array();
   std::vector<size_t> keys;  // blocking path: an allocation here is fine
@@ -384,7 +404,10 @@ void mpop_generic(CommandContext& cx, size_t nk, bool blocking) {
     cx.reply().array(2);
     cx.reply().bulk(cx.arg(i));
     cx.reply().array(n);
-    return pop_and_report(cx, slot, i, end, n);
+    pop_and_report(cx, slot, i, end, n);
+    // Propagated as LPOP / RPOP key count, with the number actually popped (Redis 7).
+    if (propagating()) cx.propagate_as({end == End::kHead ? "LPOP" : "RPOP", cx.arg(i), IntArg(static_cast<int64_t>(n))});
+    return;
   }
   if (deadline < 0 || !blocking_may_block(cx)) return cx.reply().null_array();
   std::vector<size_t> keys;
@@ -415,10 +438,10 @@ CommandSpec kListCommands[] = {
     {"lmove", cmd_lmove, 5, kRW, 1, 2, 1, kAclList, "list", "Pops an element from one end of a list and pushes it to an end of another.", "6.2.0", "O(1)"},
     {"rpoplpush", cmd_rpoplpush, 3, kRW, 1, 2, 1, kAclList, "list", "Pops the last element of a list and pushes it at the head of another.", "1.2.0", "O(1)"},
     {"lmpop", cmd_lmpop, -4, kWrite | kMovableKeys, 0, 0, 0, kAclList, "list", "Pops elements from the first non-empty list of several.", "7.0.0", "O(N+M): N the keys given, M the elements returned."},
-    {"blpop", cmd_blpop, -3, kWrite | kNoScript | kBlocking, 1, -2, 1, kAclList, "list", "Pops the first element of the first non-empty list, waiting for one if none.", "2.0.0", "O(N) for N keys given."},
-    {"brpop", cmd_brpop, -3, kWrite | kNoScript | kBlocking, 1, -2, 1, kAclList, "list", "Pops the last element of the first non-empty list, waiting for one if none.", "2.0.0", "O(N) for N keys given."},
-    {"blmove", cmd_blmove, 6, kRW | kNoScript | kBlocking, 1, 2, 1, kAclList, "list", "LMOVE that waits for the source list to exist.", "6.2.0", "O(1)"},
-    {"brpoplpush", cmd_brpoplpush, 4, kRW | kNoScript | kBlocking, 1, 2, 1, kAclList, "list", "RPOPLPUSH that waits for the source list to exist.", "2.2.0", "O(1)"},
+    {"blpop", cmd_blpop, -3, kWrite | kBlocking, 1, -2, 1, kAclList, "list", "Pops the first element of the first non-empty list, waiting for one if none.", "2.0.0", "O(N) for N keys given."},
+    {"brpop", cmd_brpop, -3, kWrite | kBlocking, 1, -2, 1, kAclList, "list", "Pops the last element of the first non-empty list, waiting for one if none.", "2.0.0", "O(N) for N keys given."},
+    {"blmove", cmd_blmove, 6, kRW | kBlocking, 1, 2, 1, kAclList, "list", "LMOVE that waits for the source list to exist.", "6.2.0", "O(1)"},
+    {"brpoplpush", cmd_brpoplpush, 4, kRW | kBlocking, 1, 2, 1, kAclList, "list", "RPOPLPUSH that waits for the source list to exist.", "2.2.0", "O(1)"},
     {"blmpop", cmd_blmpop, -5, kWrite | kBlocking | kMovableKeys, 0, 0, 0, kAclList, "list", "LMPOP that waits for one of the lists to exist.", "7.0.0", "O(N+M): N the keys given, M the elements returned."},
 };
 

@@ -19,6 +19,7 @@ void cmd_multi(CommandContext& cx) {
 // and forgets the watched keys.
 void cmd_exec(CommandContext& cx) {
   Session& s = cx.session();
+  cx.prevent_propagation();  // the queued commands propagate themselves, as one transaction
   if (!(s.flags & Session::kMulti)) return cx.reply().error("ERR EXEC without MULTI");
   if (multi_watched_key_expired(s)) s.flags |= Session::kDirtyCas;
   if (s.flags & Session::kMultiError) {

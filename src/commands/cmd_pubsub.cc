@@ -83,11 +83,13 @@ void cmd_sunsubscribe(CommandContext& cx) {
 // PUBLISH channel message -> integer: receivers (channel subscribers + matching pattern
 // subscriptions).
 void cmd_publish(CommandContext& cx) {
+  cx.force_propagation(kPropagateRepl);  // replicas deliver it to their own subscribers (not AOF)
   cx.reply().integer(static_cast<int64_t>(pubsub_publish(cx.arg(1), cx.arg(2), false)));
 }
 
 // SPUBLISH shardchannel message -> integer: shard-channel subscribers (patterns never match).
 void cmd_spublish(CommandContext& cx) {
+  cx.force_propagation(kPropagateRepl);
   cx.reply().integer(static_cast<int64_t>(pubsub_publish(cx.arg(1), cx.arg(2), true)));
 }
 

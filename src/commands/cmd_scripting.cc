@@ -1,8 +1,10 @@
 // Scripting commands: EVAL EVALSHA EVAL_RO EVALSHA_RO, the SCRIPT container, FCALL FCALL_RO and
 // the FUNCTION container. This file is the binding between the Lua engine (scripting/, which
-// knows nothing about commands) and dispatch: each redis.call runs through execute_command with
-// a dedicated script Session that shares the caller's db, replying into a scratch buffer that
-// the engine turns back into Lua values. Scripts are atomic; one runs at a time. Past
+// knows nothing about commands) and dispatch: each redis.call runs through call() (after the
+// script's own checks) with a dedicated script Session that shares the caller's db, replying
+// into a scratch buffer that the engine turns back into Lua values. The EVAL / FCALL is the
+// execution unit: one clock for the whole script, its writes propagated as one transaction, the
+// messages it publishes to its caller after its reply. Scripts are atomic; one runs at a time. Past
 // busy-reply-threshold the engine's hook lets the server answer other clients -BUSY and run
 // SCRIPT KILL / FUNCTION KILL / SHUTDOWN NOSAVE.
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/command.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
@@ -94,7 +97,7 @@ class Host final : public ScriptHost {
     Session& s = script_session();
     s.resp = resp;
     writer_.reset(&out, resp);
-    execute_command(s, args, nullptr, writer_, server_api(), c);
+    keel::call(s, args, nullptr, writer_, server_api(), *c);
   }
 
   const char* poll() override {
@@ -146,6 +149,13 @@ bool numkeys_arg(CommandContext& cx, size_t* numkeys) {
   return true;
 }
 
+// EVAL / FCALL themselves: Redis feeds MONITOR before running the script (the commands the
+// script runs follow it), and propagates the script's effects, never the script itself.
+void script_command_start(CommandContext& cx) {
+  cx.prevent_propagation();
+  if (KEEL_UNLIKELY(cx.server().has_monitors())) cx.server().feed_monitors(cx.session(), cx.args());
+}
+
 void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,
          bool is_function, std::string_view name) {
   Session& caller = cx.session();
@@ -177,6 +187,7 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
 // ---- EVAL family -----------------------------------------------------------------------------
 
 void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
+  script_command_start(cx);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   LuaEngine& engine = eval_engine();
@@ -260,6 +271,7 @@ void cmd_script_help(CommandContext& cx) {
 // ---- FUNCTION / FCALL ----------------------------------------------------------------------------
 
 void fcall_generic(CommandContext& cx, bool ro) {
+  script_command_start(cx);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   const LuaEngine::Function* f = function_engine().find_function(cx.arg(1));
@@ -285,11 +297,13 @@ void cmd_function_load(CommandContext& cx) {
   if (!function_engine().load_library(cx.arg(cx.argc() - 1), replace, &name, &error)) {
     return cx.reply().error(error);
   }
+  cx.set_dirty(1);  // Redis counts a library change as one change (and so propagates it)
   cx.reply().bulk(name);
 }
 
 void cmd_function_delete(CommandContext& cx) {
   if (!function_engine().delete_library(cx.arg(2))) return cx.reply().error("ERR Library not found");
+  cx.set_dirty(1);
   cx.reply().ok();
 }
 
@@ -360,6 +374,7 @@ void cmd_function_flush(CommandContext& cx) {
     return cx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
   }
   function_engine().reset();
+  cx.set_dirty(1);  // even with no library (Redis)
   cx.reply().ok();
 }
 
@@ -474,5 +489,25 @@ CommandSpec kScriptingCommands[] = {
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }
+
+ScriptingMemory scripting_memory() {
+  ScriptingMemory m;
+  const LuaEngine& eval = eval_engine();
+  const LuaEngine& fn = function_engine();
+  m.vm_eval = eval.memory();
+  m.vm_functions = fn.memory();
+  m.scripts_eval = eval.scripts_memory();
+  m.cached_scripts = eval.script_count();
+  m.function_count = fn.function_count();
+  m.library_count = fn.libraries().size();
+  for (const auto& [name, lib] : fn.libraries()) {
+    m.functions += sizeof(LuaEngine::Library) + name.size() + lib.code.size();
+    for (const std::string& f : lib.functions) {
+      const LuaEngine::Function* fun = fn.find_function(f);
+      m.functions += sizeof(LuaEngine::Function) + f.size() + (fun ? fun->description.size() : 0);
+    }
+  }
+  return m;
+}
 
 }  // namespace keel

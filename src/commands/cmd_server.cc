@@ -20,6 +20,7 @@
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "keyspace/keyspace.h"
@@ -90,6 +91,7 @@ void debug_populate(CommandContext& cx) {
     if (size > 0) val.resize(static_cast<size_t>(size), '\0');
     db.set_string(slot, val);
   }
+  cx.set_dirty(0);  // Redis neither counts nor propagates DEBUG POPULATE
   cx.reply().ok();
 }
 
@@ -213,6 +215,29 @@ void debug_assert(CommandContext& cx) {
   KEEL_ASSERT(one == 2);
 }
 
+// DEBUG PROPAGATED [ON|OFF] (Keel only): ON starts recording what the server propagates (the
+// stream a replica would receive: SELECT, MULTI/EXEC, rewritten commands); without argument,
+// the commands recorded since ON or the previous call, as an array of arrays (then forgotten);
+// OFF stops recording.
+void debug_propagated(CommandContext& cx) {
+  if (cx.argc() == 3) {
+    if (cx.is_arg(2, "on")) {
+      recorder_on();
+    } else if (cx.is_arg(2, "off")) {
+      recorder_off();
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+    return cx.reply().ok();
+  }
+  const std::vector<std::vector<std::string>> log = recorder_take();
+  cx.reply().array(log.size());
+  for (const std::vector<std::string>& cmd : log) {
+    cx.reply().array(cmd.size());
+    for (const std::string& a : cmd) cx.reply().bulk(a);
+  }
+}
+
 // DEBUG subcommand [args...]: testing hooks. Refused unless enable-debug-command allows it.
 void cmd_debug(CommandContext& cx) {
   if (!cx.server().debug_command_allowed(cx.session())) {
@@ -228,6 +253,9 @@ void cmd_debug(CommandContext& cx) {
          "    When 1, check the KEYSIZES histograms after every command and abort on a mismatch.",
          "OBJECT <key>", "    Show low level info about `key` and associated value.",
          "PANIC", "    Crash the server simulating a panic.",
+         "PROPAGATED [ON|OFF]",
+         "    (Keel only) ON records what the server propagates (the commands a replica would",
+         "    receive); without argument, returns and forgets what was recorded; OFF stops.",
          "POPULATE <count> [<prefix>] [<size>]",
          "    Create <count> string keys named key:<num>. If <prefix> is specified then",
          "    it is used instead of the 'key' prefix. Existing keys are left untouched.",
@@ -279,6 +307,7 @@ void cmd_debug(CommandContext& cx) {
     }
     return cx.reply().ok();
   }
+  if (cx.is_arg(1, "propagated") && argc <= 3) return debug_propagated(cx);
   if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
   if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
   if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);
@@ -302,23 +331,39 @@ void cmd_info(CommandContext& cx) {
 
 void cmd_dbsize(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(cx.db().size())); }
 
-// FLUSHDB/FLUSHALL take at most one of ASYNC / SYNC; both flush synchronously here.
-bool flush_mode_ok(CommandContext& cx) {
+// FLUSHDB/FLUSHALL take at most one of ASYNC / SYNC (none: lazyfree-lazy-user-flush decides).
+// Keel flushes synchronously either way; an ASYNC flush counts its keys in lazyfreed_objects,
+// as Redis's lazyfree thread does. Both are propagated even when nothing was removed.
+bool flush_mode(CommandContext& cx, bool* async) {
+  *async = command_options().lazyfree_lazy_user_flush;
   if (cx.argc() == 1) return true;
-  if (cx.argc() == 2 && (cx.is_arg(1, "sync") || cx.is_arg(1, "async"))) return true;
+  if (cx.argc() == 2 && cx.is_arg(1, "sync")) {
+    *async = false;
+    return true;
+  }
+  if (cx.argc() == 2 && cx.is_arg(1, "async")) {
+    *async = true;
+    return true;
+  }
   cx.reply().error(kErrSyntax);
   return false;
 }
 
 void cmd_flushdb(CommandContext& cx) {
-  if (!flush_mode_ok(cx)) return;
-  cx.db().flush();
+  bool async;
+  if (!flush_mode(cx, &async)) return;
+  const size_t removed = cx.db().flush();
+  if (async) dispatch_stats().lazyfreed_objects += removed;
+  cx.force_propagation();
   cx.reply().ok();
 }
 
 void cmd_flushall(CommandContext& cx) {
-  if (!flush_mode_ok(cx)) return;
-  keyspace().flush_all();
+  bool async;
+  if (!flush_mode(cx, &async)) return;
+  const size_t removed = keyspace().flush_all();
+  if (async) dispatch_stats().lazyfreed_objects += removed;
+  cx.force_propagation();
   flushall_snapshot();
   cx.reply().ok();
 }
@@ -331,6 +376,7 @@ void cmd_swapdb(CommandContext& cx) {
   const int64_t n = keyspace().count();
   if (a < 0 || a >= n || b < 0 || b >= n) return cx.reply().error(kErrDbIndex);
   if (a != b) keyspace().swap(static_cast<int>(a), static_cast<int>(b));
+  cx.set_dirty(1);  // Redis counts (and so propagates) every successful SWAPDB, even of a db with itself
   cx.reply().ok();
 }
 

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "commands/scan_cursor.h"
 #include "types/set_type.h"
 
@@ -61,6 +63,7 @@ void cmd_sadd(CommandContext& cx) {
     Object* o = SetType::create(cx.arg(1), members[0], members.size());
     for (std::string_view m : members) added += SetType::add(*o, m);
     cx.db().insert(slot, o);  // keysizes none -> (set, added); emits "new"
+    cx.set_dirty(static_cast<int64_t>(added));  // Redis counts the members added
     cx.notify(kNotifySet, "sadd", cx.arg(1));
     return cx.reply().integer(static_cast<int64_t>(added));
   }
@@ -70,6 +73,7 @@ void cmd_sadd(CommandContext& cx) {
   for (std::string_view m : members) added += SetType::add(*slot, m);
   if (added > 0) {
     cx.db().length_changed(slot, old_len);
+    cx.set_dirty(static_cast<int64_t>(added));
     cx.notify(kNotifySet, "sadd", cx.arg(1));
   }
   cx.reply().integer(static_cast<int64_t>(added));
@@ -86,6 +90,7 @@ void cmd_srem(CommandContext& cx) {
   if (removed > 0) {
     SetType::after_removals(*slot);  // the one shrink check of the command
     const bool deleted = cx.db().length_changed(slot, old_len);
+    cx.set_dirty(static_cast<int64_t>(removed));
     cx.notify(kNotifySet, "srem", cx.arg(1));
     if (deleted) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   }
@@ -161,6 +166,10 @@ void cmd_spop(CommandContext& cx) {
     const int64_t old_len = static_cast<int64_t>(SetType::size(*slot));
     const SetElem e = SetType::random_member(*slot);
     emit_bulk(&cx.reply(), e);  // copied into the reply before the member is freed
+    if (propagating()) {  // as SREM key member (copied by propagate_as before the member goes)
+      char buf[kInt64BufSize];
+      cx.propagate_as({"SREM", cx.arg(1), e.text(buf)});
+    }
     SetType::remove(*slot, e);
     SetType::after_removals(*slot);
     const bool deleted = db.length_changed(slot, old_len);
@@ -177,14 +186,44 @@ void cmd_spop(CommandContext& cx) {
   const size_t size = SetType::size(*slot);
   cx.notify(kNotifySet, "spop", cx.arg(1));
   if (static_cast<uint64_t>(count) >= size) {
+    // The whole set: propagated as DEL (UNLINK with lazyfree-lazy-server-del), counted as
+    // every member (Redis 7.2+).
     reply_members(cx, *slot);
     db.remove(slot);
+    cx.set_dirty(static_cast<int64_t>(size));
     cx.notify(kNotifyGeneric, "del", cx.arg(1));
+    cx.propagate_as({command_options().lazyfree_lazy_server_del ? "UNLINK" : "DEL", cx.arg(1)});
     return;
   }
   cx.reply().set(static_cast<size_t>(count));
-  SetType::pop_random_many(*slot, static_cast<size_t>(count), emit_bulk, &cx.reply());
+  if (!propagating()) {
+    SetType::pop_random_many(*slot, static_cast<size_t>(count), emit_bulk, &cx.reply());
+  } else {
+    // Propagated as SREM key m1 m2 ... in batches of at most 1024 members (Redis 7.2+).
+    struct Collect {
+      ReplyWriter* w;
+      std::vector<std::string> popped;
+    } c{&cx.reply(), {}};
+    SetType::pop_random_many(
+        *slot, static_cast<size_t>(count),
+        [](void* p, const SetElem& e) {
+          Collect* k = static_cast<Collect*>(p);
+          emit_bulk(k->w, e);
+          char buf[kInt64BufSize];
+          k->popped.emplace_back(e.text(buf));
+        },
+        &c);
+    constexpr size_t kBatch = 1024;
+    std::vector<std::string_view> argv;
+    for (size_t i = 0; i < c.popped.size(); i += kBatch) {
+      argv.assign({"SREM", cx.arg(1)});
+      for (size_t j = i; j < c.popped.size() && j < i + kBatch; j++) argv.push_back(c.popped[j]);
+      cx.also_propagate(argv);
+    }
+    cx.prevent_propagation();
+  }
   db.length_changed(slot, static_cast<int64_t>(size));
+  cx.set_dirty(count);
 }
 
 // SMOVE source destination member -> 1 when moved (or already in a source == destination),

@@ -9,6 +9,7 @@
 #include "base/numbers.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "protocol/resp_parser.h"
 #include "types/string_type.h"
 
@@ -96,6 +97,24 @@ bool too_long(int64_t size, int64_t add) {
 
 enum class SetReply { kOk, kInteger };
 
+// How SET and its variants propagate (Redis 7): with an expire, as SET key value PXAT <absolute
+// ms> whatever the form (SETEX, PSETEX, EX, PX, EXAT; the other options are dropped: the key
+// was set); GETSET as SET key value; SET ... GET without its GET (the reply is not replayed).
+void propagate_set(CommandContext& cx, int flags, size_t value_idx, int64_t when) {
+  if (!propagating()) return;
+  if (flags & kAnyExpire) {
+    return cx.propagate_as({"SET", cx.arg(1), cx.arg(value_idx), "PXAT", IntArg(when)});
+  }
+  if (!(flags & kSetGet)) return;
+  if (cx.command().name[0] == 'g') return cx.propagate_as({"SET", cx.arg(1), cx.arg(2)});  // GETSET
+  std::string_view argv[8];  // SET key value plus at most NX|XX and KEEPTTL besides GET
+  size_t n = 0;
+  for (size_t i = 0; i < cx.argc() && n < std::size(argv); i++) {
+    if (i < 3 || !cx.is_arg(i, "get")) argv[n++] = cx.arg(i);
+  }
+  cx.propagate_as(std::span<const std::string_view>(argv, n));
+}
+
 // SET and its variants. flags/expire_idx as parsed; value at argument value_idx.
 void set_generic(CommandContext& cx, int flags, size_t value_idx, size_t expire_idx,
                  SetReply how) {
@@ -129,6 +148,8 @@ void set_generic(CommandContext& cx, int flags, size_t value_idx, size_t expire_
     cx.db().set_expire(slot, when);
     cx.notify(kNotifyGeneric, "expire", cx.arg(1));
   }
+  cx.set_dirty(1);  // one change for Redis, with or without the TTL
+  propagate_set(cx, flags, value_idx, when);
   if (flags & kSetGet) return;
   if (how == SetReply::kInteger) return cx.reply().integer(1);
   cx.reply().ok();
@@ -172,6 +193,7 @@ void cmd_getdel(CommandContext& cx) {
   cx.reply().bulk(value_of(slot.obj(), scratch));
   cx.db().remove(slot);
   cx.notify(kNotifyGeneric, "del", cx.arg(1));
+  cx.propagate_as({command_options().lazyfree_lazy_user_del ? "UNLINK" : "DEL", cx.arg(1)});
 }
 
 // GETEX key [EX s|PX ms|EXAT ts|PXAT ts-ms|PERSIST] -> value or null.
@@ -189,14 +211,19 @@ void cmd_getex(CommandContext& cx) {
   if ((flags & kAnyExpire) && !expire_arg(cx, expire_idx, flags, &when)) return;
   char scratch[24];
   cx.reply().bulk(value_of(slot.obj(), scratch));
+  // Propagated as what it did: DEL (UNLINK with lazyfree-lazy-expire), PEXPIREAT with the
+  // absolute time, or PERSIST (Redis 7).
   if ((flags & (kExAt | kPxAt)) && when <= cx.now_ms()) {
     cx.db().remove(slot);  // an absolute time already past deletes the key
     cx.notify(kNotifyGeneric, "del", cx.arg(1));
+    cx.propagate_as({command_options().lazyfree_lazy_expire ? "UNLINK" : "DEL", cx.arg(1)});
   } else if (flags & kAnyExpire) {
     cx.db().set_expire(slot, when);
     cx.notify(kNotifyGeneric, "expire", cx.arg(1));
+    if (propagating()) cx.propagate_as({"PEXPIREAT", cx.arg(1), IntArg(when)});
   } else if ((flags & kPersist) && cx.db().persist(slot)) {
     cx.notify(kNotifyGeneric, "persist", cx.arg(1));
+    cx.propagate_as({"PERSIST", cx.arg(1)});
   }
 }
 
@@ -319,6 +346,8 @@ void cmd_incrbyfloat(CommandContext& cx) {
     cx.db().insert(slot, o);
   }
   cx.notify(kNotifyString, "incrbyfloat", cx.arg(1));
+  // Propagated as the value it produced: replicas must not redo the float arithmetic.
+  cx.propagate_as({"SET", cx.arg(1), text, "KEEPTTL"});
   cx.reply().bulk(text);
 }
 

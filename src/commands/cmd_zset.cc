@@ -146,6 +146,7 @@ void zadd_generic(CommandContext& cx, size_t first, int flags, bool ch) {
     if (added || updated) cx.db().length_changed(slot, old_len);
   }
   if (added || updated) cx.notify(kNotifyZset, incr ? "zincr" : "zadd", cx.arg(1));
+  cx.set_dirty(static_cast<int64_t>(added + updated));  // Redis counts members added or changed
   if (!ok) return cx.reply().error(kErrNaN);
   if (incr) {
     if (processed) return cx.reply().dbl(last_score);
@@ -219,6 +220,7 @@ void cmd_zrem(CommandContext& cx) {
   if (deleted > 0) {
     ZsetType::after_removals(*slot);
     const bool removed = cx.db().length_changed(slot, old_len);
+    cx.set_dirty(static_cast<int64_t>(deleted));
     cx.notify(kNotifyZset, "zrem", cx.arg(1));
     if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   }
@@ -262,6 +264,7 @@ void zremrange_generic(CommandContext& cx, RangeKind kind, std::string_view even
   if (deleted > 0) {
     ZsetType::after_removals(*slot);  // one shrink check for the whole range
     const bool removed = cx.db().length_changed(slot, static_cast<int64_t>(len));
+    cx.set_dirty(static_cast<int64_t>(deleted));
     cx.notify(kNotifyZset, event, cx.arg(1));
     if (removed) cx.notify(kNotifyGeneric, "del", cx.arg(1));
   }
@@ -495,6 +498,7 @@ void pop_from(CommandContext& cx, Db::Slot& slot, std::string_view key, bool max
   ZsetType::pop(*slot, max, count, PairWriter::emit, &out);
   ZsetType::after_removals(*slot);
   const bool removed = cx.db().length_changed(slot, old_len);
+  cx.set_dirty(static_cast<int64_t>(count));  // Redis counts every member popped
   cx.notify(kNotifyZset, max ? "zpopmax" : "zpopmin", key);
   if (removed) cx.notify(kNotifyGeneric, "del", key);
 }
@@ -559,7 +563,9 @@ bool parse_mpop(CommandContext& cx, size_t idx, size_t* numkeys, bool* max, int6
 }
 
 // Pops from the first non-empty key among [first, first + numkeys): true when it replied
-// (items or an error); false when every key was empty or missing (nothing written).
+// (items or an error); false when every key was empty or missing (nothing written). Propagated
+// as the plain pop it did: ZPOPMIN key (BZPOPMIN/BZPOPMAX), ZPOPMIN key count (ZMPOP, BZMPOP,
+// with the number popped), as Redis 7.
 bool mpop_first_nonempty(CommandContext& cx, size_t first, size_t numkeys, bool max,
                          int64_t count, bool flat_single) {
   for (size_t i = first; i < first + numkeys; ++i) {
@@ -572,6 +578,7 @@ bool mpop_first_nonempty(CommandContext& cx, size_t first, size_t numkeys, bool 
       cx.reply().bulk(cx.arg(i));
       PairWriter out(cx.reply(), true, false);
       pop_from(cx, slot, cx.arg(i), max, 1, out);
+      cx.propagate_as({max ? "ZPOPMAX" : "ZPOPMIN", cx.arg(i)});
       return true;
     }
     cx.reply().array(2);
@@ -579,6 +586,7 @@ bool mpop_first_nonempty(CommandContext& cx, size_t first, size_t numkeys, bool 
     PairWriter out(cx.reply(), true, true);
     cx.reply().array(n);
     pop_from(cx, slot, cx.arg(i), max, n, out);
+    if (propagating()) cx.propagate_as({max ? "ZPOPMAX" : "ZPOPMIN", cx.arg(i), IntArg(static_cast<int64_t>(n))});
     return true;
   }
   return false;
@@ -916,8 +924,8 @@ CommandSpec kZsetCommands[] = {
     {"zpopmin", cmd_zpopmin, -2, kWrite | kFast, 1, 1, 1, kZ, "sorted_set", "Removes and returns the members with the lowest scores.", "5.0.0", "O(log(N)*M) for M popped members."},
     {"zpopmax", cmd_zpopmax, -2, kWrite | kFast, 1, 1, 1, kZ, "sorted_set", "Removes and returns the members with the highest scores.", "5.0.0", "O(log(N)*M) for M popped members."},
     {"zmpop", cmd_zmpop, -4, kWrite | kMovableKeys, 0, 0, 0, kZ, "sorted_set", "Pops members from the first non-empty sorted set among several keys.", "7.0.0", "O(K) + O(M*log(N)), K keys, M popped members."},
-    {"bzpopmin", cmd_bzpopmin, -3, kWrite | kNoScript | kBlocking | kFast, 1, -2, 1, kZ, "sorted_set", "Pops the lowest-scored member of the first non-empty sorted set, waiting for one when all are empty.", "5.0.0", "O(log(N))"},
-    {"bzpopmax", cmd_bzpopmax, -3, kWrite | kNoScript | kBlocking | kFast, 1, -2, 1, kZ, "sorted_set", "Pops the highest-scored member of the first non-empty sorted set, waiting for one when all are empty.", "5.0.0", "O(log(N))"},
+    {"bzpopmin", cmd_bzpopmin, -3, kWrite | kBlocking | kFast, 1, -2, 1, kZ, "sorted_set", "Pops the lowest-scored member of the first non-empty sorted set, waiting for one when all are empty.", "5.0.0", "O(log(N))"},
+    {"bzpopmax", cmd_bzpopmax, -3, kWrite | kBlocking | kFast, 1, -2, 1, kZ, "sorted_set", "Pops the highest-scored member of the first non-empty sorted set, waiting for one when all are empty.", "5.0.0", "O(log(N))"},
     {"bzmpop", cmd_bzmpop, -5, kWrite | kBlocking | kMovableKeys, 0, 0, 0, kZ, "sorted_set", "ZMPOP that waits when every sorted set is empty.", "7.0.0", "O(K) + O(M*log(N)), K keys, M popped members."},
     {"zrandmember", cmd_zrandmember, -2, kRO, 1, 1, 1, kZ, "sorted_set", "Returns random members of a sorted set.", "6.2.0", "O(N) for N returned members."},
     {"zunion", cmd_zunion, -3, kRO | kMovableKeys, 0, 0, 0, kZ, "sorted_set", "Returns the union of sorted sets.", "6.2.0", "O(N)+O(M*log(M)), N input members, M result members."},

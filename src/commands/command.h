@@ -1,8 +1,10 @@
 // Command table rows and the context a handler runs with. A handler validates its arguments,
 // mutates through Db (keyspace/), emits its keyspace events, and replies exactly once.
-// Dispatch checks arity, authentication and the other generic rules before the handler runs.
+// Dispatch checks arity, authentication and the other generic rules before the handler runs;
+// call() (dispatch.h) runs it and propagates it when it changed the dataset (propagate.h).
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 
@@ -10,6 +12,7 @@
 #include "keyspace/notify.h"
 #include "protocol/errors.h"
 #include "protocol/reply_writer.h"
+#include "commands/propagate.h"
 #include "commands/session.h"
 
 namespace keel {
@@ -141,6 +144,49 @@ class CommandContext {
   // ERR wrong number of arguments for '<name>' command
   void reply_arity_error();
 
+  // ---- Propagation and the dirty counter (commands/propagate.h) ----
+  // By default a command that changed the dataset is propagated as received, and adds to
+  // rdb_changes_since_last_save what its Db mutations counted (one per mutation call).
+  // Propagate this command as argv instead (Redis's rewriteClientCommandVector). Only the
+  // last call counts. Does nothing when nobody consumes the stream: callers that must format
+  // an argument first test propagating().
+  void propagate_as(std::span<const std::string_view> argv) {
+    if (!propagating()) return;
+    propagation_set_rewrite(argv);
+    prop_flags_ |= kPropRewritten;
+  }
+  void propagate_as(std::initializer_list<std::string_view> argv) {
+    propagate_as(std::span<const std::string_view>(argv.begin(), argv.size()));
+  }
+  // One more command, propagated before this one (Redis's alsoPropagate), in this db.
+  void also_propagate(std::initializer_list<std::string_view> argv) {
+    if (propagating()) propagate(session_.db->id(), argv);
+  }
+  void also_propagate(std::span<const std::string_view> argv) {
+    if (propagating()) propagate(session_.db->id(), argv);
+  }
+  // This command itself is not propagated (EXEC, EVAL, FCALL: their inner commands are; SPOP
+  // with a count: its SREM batches are).
+  void prevent_propagation() { prop_flags_ |= kPropPrevent; }
+  // Propagated even when it changed nothing (FLUSHALL on empty dbs), to `targets` only
+  // (PUBLISH: replicas).
+  void force_propagation(uint8_t targets = kPropagateAll) {
+    prop_flags_ |= static_cast<uint8_t>(targets << kPropForceShift);
+  }
+  // This command's rdb_changes_since_last_save count as Redis counts it (elements pushed,
+  // fields set ...), replacing what the Db mutations counted so far: call it after the last
+  // mutation. 0 with changes made means
+  // "do not count, do not propagate" (Redis's rule: propagated iff the counter moved).
+  void set_dirty(int64_t n) { keyspace_stats().dirty = dirty_base_ + static_cast<uint64_t>(n); }
+  uint64_t dirty_base() const { return dirty_base_; }
+
+  // For call(): what the handler asked for.
+  // prop_flags(): kPropRewritten, kPropPrevent, and the forced targets (PropagateTarget bits)
+  // shifted by kPropForceShift.
+  static constexpr uint8_t kPropRewritten = 1, kPropPrevent = 2, kPropForceShift = 2;
+  uint8_t prop_flags() const { return prop_flags_; }
+  uint8_t force_targets() const { return static_cast<uint8_t>(prop_flags_ >> kPropForceShift); }
+
  private:
   Session& session_;
   std::span<const std::string_view> args_;
@@ -148,6 +194,8 @@ class CommandContext {
   ReplyWriter& reply_;
   ServerApi& api_;
   const CommandSpec& cmd_;
+  uint64_t dirty_base_ = keyspace_stats().dirty;  // the counter when the handler started
+  uint8_t prop_flags_ = 0;
 };
 
 bool equals_nocase(std::string_view a, std::string_view b);

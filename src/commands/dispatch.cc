@@ -1,4 +1,4 @@
-// Command dispatch and the CommandContext helpers shared by every family.
+// Admission (execute_command), call() and the CommandContext helpers shared by every family.
 #include "commands/dispatch.h"
 
 #include <climits>
@@ -7,14 +7,17 @@
 #include <cstring>
 #include <string>
 
+#include "base/fork.h"
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
+#include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
 
 namespace keel {
@@ -45,12 +48,26 @@ constinit CommandOptions g_command_options;
 
 constinit DispatchStats g_dispatch_stats;
 
+constinit ExecUnit g_exec_unit;
+
 BusyState& busy_state() {
   static BusyState state;
   return state;
 }
 
 CommandContext* current_command() { return g_current_command; }
+
+void count_lazyfree(const Object* o) {
+  constexpr size_t kLazyfreeThreshold = 64;  // Redis's LAZYFREE_THRESHOLD
+  size_t effort = 1;
+  switch (o->encoding()) {
+    case Encoding::kQuicklist: effort = static_cast<const Quicklist*>(o->ptr())->node_count(); break;
+    case Encoding::kHashtable:
+    case Encoding::kSkiplist: effort = static_cast<size_t>(object_length(o)); break;
+    default: break;
+  }
+  if (effort > kLazyfreeThreshold) dispatch_stats().lazyfreed_objects++;
+}
 
 void set_server_api(ServerApi* api) { g_api = api; }
 ServerApi& server_api() { return *g_api; }
@@ -62,6 +79,132 @@ const CommandSpec* resolve_command(std::span<const std::string_view> args) {
     return sub ? sub : c;
   }
   return c;
+}
+
+namespace {
+// Commands whose direct execution may delete any number of expired keys: their deletions are
+// propagated one by one, not as a transaction (Redis 7.2+, CMD_TOUCHES_ARBITRARY_KEYS).
+bool touches_arbitrary_keys(const CommandSpec* c) {
+  return c && (!strcmp(c->name, "scan") || !strcmp(c->name, "randomkey"));
+}
+
+[[gnu::always_inline]] inline void record_call(Session& s, const CommandSpec& c,
+                                               std::span<const std::string_view> args,
+                                               int64_t duration, bool failed) {
+  c.stats->calls++;
+  c.stats->usec += static_cast<uint64_t>(duration);
+  if (failed) c.stats->failed_calls++;
+  dispatch_stats().total_commands_processed++;
+  const CommandOptions& opts = command_options();
+  if (opts.slowlog_log_slower_than >= 0 && duration >= opts.slowlog_log_slower_than &&
+      !(c.flags & kSkipSlowlog)) {
+    slowlog().add(args, duration, s.addr, s.name, static_cast<size_t>(opts.slowlog_max_len));
+  }
+}
+
+// The end of a unit when something is pending: the propagated transaction, then the messages
+// the unit published to its own client, after its reply (Redis 7.2+ order).
+[[gnu::noinline]] void end_unit_slow(const CommandSpec& c, ReplyWriter& w) {
+  if (g_propagating) propagation_end_unit(touches_arbitrary_keys(&c));
+  if (!g_pubsub_deferred.empty()) pubsub_flush_deferred(w.buffer());
+  g_unit_end_work = g_propagating;
+}
+
+// After the handler, whenever propagation is on, the command may block or was blocked, or the
+// reply is to be dropped: everything call() does after a handler but MONITOR and keysizes.
+[[gnu::noinline]] void after_handler_slow(Session& s, std::span<const std::string_view> args,
+                                          ReplyWriter& w, const CommandSpec& c,
+                                          const CommandContext& cx, uint32_t flags,
+                                          int64_t duration, bool failed, size_t reply_mark) {
+  // A command that blocked has not run yet: it is counted (and logged) when it is served, times
+  // out or is unblocked, with the duration of every run (Redis 7.2+).
+  const bool blocked = (flags & kCallReprocessing) ? blocking_reblocked() : (s.flags & Session::kBlocked) != 0;
+  if (g_propagating) {
+    // Redis's rule: propagated when the dirty counter moved (or the handler forces it).
+    const uint8_t pf = cx.prop_flags();
+    const bool changed = keyspace_stats().dirty != cx.dirty_base();
+    if (!(pf & CommandContext::kPropPrevent) && !blocked && (changed || cx.force_targets() != 0)) {
+      propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
+                          changed ? uint8_t{kPropagateAll} : cx.force_targets());
+    } else if (pf & CommandContext::kPropRewritten) {
+      propagation_drop_rewrite();
+    }
+  }
+  if (!blocked) {
+    if (flags & kCallReprocessing) {
+      duration += s.blocked_us;
+      s.blocked_us = 0;
+    }
+    record_call(s, c, args, duration, failed);
+  } else {
+    s.blocked_us += duration;
+  }
+  if ((flags & kCallSkipReply) && !((flags & kCallReplyWasOff) && !(s.flags & Session::kReplyOff))) {
+    w.buffer()->resize(reply_mark);  // CLIENT REPLY ON turned replies back on: its +OK stays
+  }
+}
+
+// call()'s body, inlined into execute_command (the per-command path) and the out-of-line call().
+// `reply_mark`: where the reply starts in w's buffer (used with kCallSkipReply).
+[[gnu::always_inline]] inline int64_t call_impl(Session& s, std::span<const std::string_view> args,
+                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
+                                                const CommandSpec& c, int64_t start_us,
+                                                uint32_t flags, size_t reply_mark) {
+  ExecUnit& unit = g_exec_unit;
+  const bool outer = unit.depth == 0;
+  const int64_t start = start_us != 0 ? start_us : ustime();
+  if (outer) {
+    // One clock for the whole unit: no key expires half-way through a command, an EXEC or a
+    // script (Redis 7.2+ freezes it for the execution unit).
+    g_clock.now_ms = start / 1000;
+    unit.client = &s;
+    // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client,
+    // whose command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
+    // While a fork child exists no lookup touches (base/fork.h).
+    g_clock.no_touch = (KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c.name, "touch") != 0) ||
+                       g_fork_child_exists;
+  }
+  const uint64_t errors_before = w.errors();
+  CommandContext cx(s, args, hashes, w, api, c);
+  // The crash report's "current client" (server/crash_report.cc): a pointer to this frame's
+  // context, put back afterwards because EXEC and scripts run commands inside a command.
+  CommandContext* const crash_outer = g_current_command;
+  g_current_command = &cx;
+  unit.depth++;
+  c.handler(cx);
+  unit.depth--;
+  g_current_command = crash_outer;
+  const int64_t end = ustime();
+  const int64_t duration = end - start;
+
+  if (KEEL_LIKELY((flags | (c.flags & kBlocking) | static_cast<uint32_t>(g_propagating)) == 0)) {
+    record_call(s, c, args, duration, w.errors() != errors_before);
+  } else {
+    after_handler_slow(s, args, w, c, cx, flags, duration, w.errors() != errors_before, reply_mark);
+  }
+  if (KEEL_UNLIKELY(api.has_monitors()) && !(c.flags & (kSkipMonitor | kAdmin)) &&
+      !(flags & kCallReprocessing)) {
+    api.feed_monitors(s, args);
+  }
+  if (KEEL_UNLIKELY(command_options().keysizes_hist_assert)) {
+    for (int i = 0; i < keyspace().count(); i++) {
+      std::string diff;
+      const bool keysizes_consistent = keyspace().db(i).keysizes_consistent(&diff);
+      if (!keysizes_consistent) LOG_WARNING("KEYSIZES mismatch after '%s': %s", c.full_name, diff.c_str());
+      KEEL_ASSERT(keysizes_consistent);
+    }
+  }
+  if (outer) {
+    if (KEEL_UNLIKELY(g_unit_end_work)) end_unit_slow(c, w);
+    g_clock.no_touch = g_fork_child_exists;
+  }
+  return end;
+}
+}  // namespace
+
+int64_t call(Session& s, std::span<const std::string_view> args, uint64_t* hashes, ReplyWriter& w,
+             ServerApi& api, const CommandSpec& c, int64_t start_us, uint32_t flags) {
+  return call_impl(s, args, hashes, w, api, c, start_us, flags, w.buffer()->size());
 }
 
 int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
@@ -121,9 +264,9 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return reject(busy_state().error);
   }
   // Redis checks the RESP2 subscribed context when a command arrives (processCommand), not
-  // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run.
-  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 &&
-      !(s.flags & Session::kInExec) && !pubsub_allowed_in_context(*c)) {
+  // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run (EXEC's
+  // queue goes to call() directly).
+  if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 && !pubsub_allowed_in_context(*c)) {
     return reject("ERR Can't execute '" + std::string(c->full_name) +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
@@ -134,55 +277,16 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return finish();
   }
 
-  const int64_t start = start_us != 0 ? start_us : ustime();
-  // Commands run by EXEC see the clock of the EXEC: no key expires half-way (Redis 7.2+).
-  if (KEEL_LIKELY(!(s.flags & Session::kInExec))) g_clock.now_ms = start / 1000;
-  const uint64_t errors_before = w.errors();
-  CommandContext cx(s, args, hashes, w, api, *c);
-  Session* const pubsub_outer = g_pubsub_exec.current;  // pub/sub messages to s wait for the reply
-  g_pubsub_exec.current = &s;
-  // The crash report's "current client" (server/crash_report.cc): a pointer to this frame's
-  // context, put back afterwards because EXEC and scripts run commands inside a command.
-  CommandContext* const crash_outer = g_current_command;
-  g_current_command = &cx;
-  // CLIENT NO-TOUCH: the outermost command decides (Redis looks at server.current_client, whose
-  // command is EVAL or EXEC for the commands those run); TOUCH itself still touches.
-  const bool no_touch_outer = g_clock.no_touch;
-  if (pubsub_outer == nullptr) {
-    g_clock.no_touch = KEEL_UNLIKELY(s.flags & Session::kNoTouch) && strcmp(c->name, "touch") != 0;
-  }
-  c->handler(cx);
-  g_clock.no_touch = no_touch_outer;
-  g_current_command = crash_outer;
-  g_pubsub_exec.current = pubsub_outer;
-  const int64_t end = ustime();
-  const int64_t duration = end - start;
+  uint32_t flags = 0;
+  if (KEEL_UNLIKELY(skip_reply)) flags = kCallSkipReply | (reply_was_off ? uint32_t{kCallReplyWasOff} : 0u);
+  return call_impl(s, args, hashes, w, api, *c, start_us, flags, mark);
+}
 
-  c->stats->calls++;
-  c->stats->usec += static_cast<uint64_t>(duration);
-  if (w.errors() != errors_before) c->stats->failed_calls++;
-  dispatch_stats().total_commands_processed++;
-  const CommandOptions& opts = command_options();
-  if (opts.slowlog_log_slower_than >= 0 && duration >= opts.slowlog_log_slower_than &&
-      !(c->flags & kSkipSlowlog)) {
-    slowlog().add(args, duration, s.addr, s.name, static_cast<size_t>(opts.slowlog_max_len));
-  }
-  if (KEEL_UNLIKELY(api.has_monitors()) && !(c->flags & (kSkipMonitor | kAdmin))) {
-    api.feed_monitors(s, args);
-  }
-  if (KEEL_UNLIKELY(opts.keysizes_hist_assert)) {
-    for (int i = 0; i < keyspace().count(); i++) {
-      std::string diff;
-      const bool keysizes_consistent = keyspace().db(i).keysizes_consistent(&diff);
-      if (!keysizes_consistent) LOG_WARNING("KEYSIZES mismatch after '%s': %s", c->full_name, diff.c_str());
-      KEEL_ASSERT(keysizes_consistent);
-    }
-  }
-  finish();
-  if (KEEL_UNLIKELY(!g_pubsub_exec.deferred.empty()) && !pubsub_outer) {
-    pubsub_flush_deferred(w.buffer());
-  }
-  return end;
+void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+                       bool failed) {
+  const int64_t duration = s.blocked_us;
+  s.blocked_us = 0;
+  record_call(s, c, args, duration, failed);
 }
 
 // ---- CommandContext helpers ------------------------------------------------------------------

@@ -1,7 +1,12 @@
-// Dispatch: resolves a parsed command to its table row and runs it after the generic checks, in
-// this fixed order: unknown command, unknown subcommand, arity, authentication, (pub/sub context,
-// MULTI queueing and OOM come with their features), then the handler. It also keeps the
-// per-command stats, the slowlog and the MONITOR feed.
+// Dispatch, in two parts as Redis's processCommand() and call():
+// - execute_command() is admission, for a command arriving from a client: unknown command,
+//   unknown subcommand, arity, authentication, -BUSY while a script runs, the RESP2 subscribed
+//   context, MULTI queueing (the order Redis checks them in), CLIENT REPLY OFF/SKIP; then call().
+// - call() runs one handler. It is the only way a handler runs: for client commands, for EXEC's
+//   queue, for redis.call()/pcall() and FCALL, and for a blocked client being served. It owns
+//   the execution unit (one nesting depth; the outermost call is the unit): the clock frozen for
+//   the whole unit, commandstats / failed_calls, SLOWLOG, MONITOR, the propagation of what the
+//   unit changed (propagate.h) and the pub/sub messages held back for the unit's own client.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -19,6 +24,12 @@ struct CommandOptions {
   int enable_debug_command = 0;  // 0 no, 1 yes, 2 local
   int databases = 16;
   bool keysizes_hist_assert = false;  // DEBUG KEYSIZES-HIST-ASSERT: recount after each command
+  // lazyfree-lazy-*: which deletion command a deletion the server decides is propagated as
+  // (DEL or UNLINK), as Redis chooses. Keel frees synchronously either way.
+  bool lazyfree_lazy_expire = false;      // expired keys
+  bool lazyfree_lazy_server_del = false;  // SPOP emptying a set, ...
+  bool lazyfree_lazy_user_del = false;    // DEL is UNLINK, GETDEL propagates UNLINK
+  bool lazyfree_lazy_user_flush = false;  // FLUSHALL / FLUSHDB without SYNC|ASYNC are ASYNC
 };
 // Globals, not function-local statics: read on every command, with no guard check.
 extern constinit CommandOptions g_command_options;
@@ -26,23 +37,60 @@ inline CommandOptions& command_options() { return g_command_options; }
 
 struct DispatchStats {
   uint64_t total_commands_processed = 0;
+  // Objects Redis would have freed in its lazyfree thread (INFO lazyfreed_objects): the keys of
+  // FLUSHALL/FLUSHDB ASYNC, and UNLINKed (or lazily deleted) values whose free effort is above
+  // Redis's threshold. Keel frees them at once.
+  uint64_t lazyfreed_objects = 0;
 };
 extern constinit DispatchStats g_dispatch_stats;
 inline DispatchStats& dispatch_stats() { return g_dispatch_stats; }
+// A value deleted lazily (UNLINK ...): counted in lazyfreed_objects when Redis would free it in
+// the background, i.e. when its free effort (quicklist nodes, hashtable or skiplist entries; 1
+// for everything else) is above 64.
+void count_lazyfree(const Object* o);
+
+// The execution unit: what the outermost call() is running.
+struct ExecUnit {
+  int depth = 0;              // call() nesting; 0 between units
+  Session* client = nullptr;  // the outermost call's session (meaningful while depth > 0)
+};
+extern constinit ExecUnit g_exec_unit;
+inline int exec_depth() { return g_exec_unit.depth; }
 
 // The row that would run args (the subcommand row for containers), or nullptr when unknown.
 const CommandSpec* resolve_command(std::span<const std::string_view> args);
 
-// Runs one command for session s, writing its reply through w. `hashes` (argc entries, 0 =
-// not computed) carries key hashes from the prefetch pass; may be null. `resolved` is the
-// result of resolve_command() when the caller already has it.
-// The command's duration (commandstats, slowlog) is measured from `start_us`, a ustime()
+// Admission and execution of a command received from a client (session s), writing its reply
+// through w. `hashes` (argc entries, 0 = not computed) carries key hashes from the prefetch
+// pass; may be null. `resolved` is the result of resolve_command() when the caller already has
+// it. The command's duration (commandstats, slowlog) is measured from `start_us`, a ustime()
 // reading the caller already has, or from a fresh reading when 0. Returns the ustime() reading
 // taken when the command ended, or 0 when it was rejected before running: a batch passes it on
 // as the next command's start, so a pipeline reads the clock once per command instead of twice.
 int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
                         ReplyWriter& w, ServerApi& api, const CommandSpec* resolved = nullptr,
                         int64_t start_us = 0);
+
+// call() flags.
+enum CallFlag : uint32_t {
+  // A blocked client's command run again now that a key it waits for is ready (Redis's
+  // CMD_CALL_REPROCESSING): not fed to MONITOR again, and its commandstats / SLOWLOG entry
+  // covers both runs.
+  kCallReprocessing = 1u << 0,
+  // CLIENT REPLY OFF / SKIP: the reply is dropped (the unit's deferred pushes are not).
+  kCallSkipReply = 1u << 1,
+  kCallReplyWasOff = 1u << 2,  // with kCallSkipReply: CLIENT REPLY ON keeps its own +OK
+};
+
+// Runs c's handler for s (no admission checks: the caller made them, or is EXEC / a script
+// that made its own). Returns the ustime() reading taken at the end (see execute_command).
+int64_t call(Session& s, std::span<const std::string_view> args, uint64_t* hashes, ReplyWriter& w,
+             ServerApi& api, const CommandSpec& c, int64_t start_us = 0, uint32_t flags = 0);
+
+// A blocked command ended without being served (timeout, CLIENT UNBLOCK): counts its call,
+// duration (the run that blocked) and SLOWLOG entry now, as Redis does when it unblocks.
+void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+                       bool failed);
 
 // The command whose handler is running (the innermost one inside EXEC or a script), or null
 // between commands: for the crash report.

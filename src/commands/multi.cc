@@ -250,7 +250,6 @@ void multi_discard(Session& s) {
 
 void multi_drop_session(Session& s) {
   multi_discard(s);
-  s.flags &= ~Session::kInExec;
   delete s.multi;
   s.multi = nullptr;
 }
@@ -269,7 +268,6 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
     arena.swap(s.multi->arena);
   }
   s.flags &= ~(Session::kMulti | Session::kMultiError | Session::kDirtyCas);
-  s.flags |= Session::kInExec;
   w.array(cmds.size());
   // Inner commands reply through their own writer on the same buffer, so their error replies
   // count in errorstats and in their own failed_calls but do not make EXEC a failed call (as in
@@ -287,10 +285,11 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
       const auto& [off, len] = offs[q.first_arg + i];
       v[i] = std::string_view(arena.data() + off, len);
     }
-    execute_command(s, std::span<const std::string_view>(v, q.argc), nullptr, inner, api, q.spec);
+    // Admission ran when the command was queued; EXEC's own call() holds the unit (one clock,
+    // one propagated transaction, blocking commands do not block).
+    call(s, std::span<const std::string_view>(v, q.argc), nullptr, inner, api, *q.spec);
   }
   w.set_resp(inner.resp());
-  s.flags &= ~Session::kInExec;
   s.last_cmd_name = "exec";
   // Give the (cleared) buffers back so the next transaction reuses their capacity.
   if (s.multi && s.multi->cmds.empty() && arena.capacity() <= kKeepArenaBytes &&

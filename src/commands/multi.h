@@ -64,8 +64,9 @@ void multi_unwatch_all(Session& s);
 bool multi_watched_key_expired(const Session& s);
 // Clears the queue and the MULTI/error/dirty flags and unwatches (DISCARD, EXEC's end).
 void multi_discard(Session& s);
-// Runs the queue (EXEC after the checks): array header, then each command through
-// execute_command so stats, keyspace events and keysizes behave as outside a transaction.
+// Runs the queue (EXEC after the checks): array header, then each command through call() so
+// stats, keyspace events and keysizes behave as outside a transaction; EXEC's own call() is the
+// execution unit (one clock, one propagated MULTI/EXEC).
 void multi_exec(Session& s, ReplyWriter& w, ServerApi& api);
 // Number of watched keys in the whole server (tests, INFO).
 size_t multi_watched_keys_total();

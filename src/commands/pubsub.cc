@@ -14,13 +14,14 @@
 #include "base/glob.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
+#include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/session.h"
 #include "keyspace/notify.h"
 
 namespace keel {
 
-PubSubExec g_pubsub_exec;
+Buffer g_pubsub_deferred;
 
 namespace {
 
@@ -66,16 +67,18 @@ void append_bulk(Buffer& b, std::string_view s) {
   b.commit(static_cast<size_t>(p - start));
 }
 
-// Appends the formatted frame to one receiver. A receiver that is the executing session gets it
-// after the command's reply; one that is closing (or over its output limit) gets nothing.
+// Appends the formatted frame to one receiver. The client of the running execution unit gets it
+// after the unit's reply; one that is closing (or over its output limit) gets nothing.
 void deliver(Session& s, const Buffer& frame) {
   ServerApi& api = server_api();
-  Buffer* out = &s == g_pubsub_exec.current ? &g_pubsub_exec.deferred : api.session_output(s);
+  const bool deferred = &s == g_exec_unit.client && g_exec_unit.depth > 0;
+  Buffer* out = deferred ? &g_pubsub_deferred : api.session_output(s);
   if (!out) return;
+  if (deferred) g_unit_end_work = true;
   const size_t at = out->size();
   out->append(frame.data(), frame.size());
   if (s.resp >= 3) out->data()[at] = '>';
-  if (out != &g_pubsub_exec.deferred) api.session_output_ready(s);
+  if (!deferred) api.session_output_ready(s);
 }
 
 void deliver_all(const Subscribers& subs, const Buffer& frame) {
@@ -166,7 +169,7 @@ size_t pubsub_session_count(const Session& s, PubSubKind kind) {
 }
 
 void pubsub_drop_session(Session& s) {
-  if (&s == g_pubsub_exec.current) g_pubsub_exec.deferred.clear();
+  if (&s == g_exec_unit.client && g_exec_unit.depth > 0) g_pubsub_deferred.clear();
   auto sit = g.sessions.find(&s);
   if (sit == g.sessions.end()) return;
   for (int k = 0; k < 3; k++) {
@@ -243,9 +246,9 @@ bool pubsub_allowed_in_context(const CommandSpec& c) {
 }
 
 void pubsub_flush_deferred(Buffer* out) {
-  if (out) out->append(g_pubsub_exec.deferred.data(), g_pubsub_exec.deferred.size());
-  g_pubsub_exec.deferred.clear();
-  g_pubsub_exec.deferred.shrink_if_idle(64 * 1024);
+  if (out) out->append(g_pubsub_deferred.data(), g_pubsub_deferred.size());
+  g_pubsub_deferred.clear();
+  g_pubsub_deferred.shrink_if_idle(64 * 1024);
 }
 
 }  // namespace keel

@@ -48,15 +48,11 @@ void pubsub_init();
 // RESET.)
 bool pubsub_allowed_in_context(const CommandSpec& c);
 
-// Messages for the session that is executing a command are held back and appended after that
-// command's reply (Redis 7.2+ order; also keeps a deferred aggregate header of the running
-// command from being inserted in front of a push). Dispatch sets `current` around the top-level
-// handler call and then calls pubsub_flush_deferred.
-struct PubSubExec {
-  Session* current = nullptr;
-  Buffer deferred;
-};
-extern PubSubExec g_pubsub_exec;
+// Messages for the client of the running execution unit (the outermost command, with the
+// commands its EXEC or script runs) are held back here and appended after the unit's reply
+// (Redis 7.2+ order; also keeps a deferred aggregate header of the running command from being
+// inserted in front of a push). call() flushes them at the end of the unit.
+extern Buffer g_pubsub_deferred;
 void pubsub_flush_deferred(Buffer* out);
 
 }  // namespace keel

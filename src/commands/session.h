@@ -20,12 +20,9 @@ struct Session {
   static constexpr uint32_t kNoTouch = 1u << 7;          // CLIENT NO-TOUCH ON
   static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
   // Transactions (commands/multi.h). kMultiError: a command was rejected while queueing, EXEC
-  // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array. kInExec: the
-  // session's EXEC is running its queue; blocking commands must not block then (Redis's
-  // CLIENT_DENY_BLOCKING: behave as if the timeout expired at once).
+  // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array.
   static constexpr uint32_t kMultiError = 1u << 16;
   static constexpr uint32_t kDirtyCas = 1u << 17;
-  static constexpr uint32_t kInExec = 1u << 18;
   // Blocked by a blocking command (commands/blocking.h): the server runs none of the session's
   // further input until the block ends and ServerApi::resume_session is called.
   static constexpr uint32_t kBlocked = 1u << 20;
@@ -44,6 +41,7 @@ struct Session {
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;
   MultiState* multi = nullptr;  // MULTI queue + watched keys (multi.h), lazily created
+  int64_t blocked_us = 0;  // blocked command: time its runs took so far (commandstats, SLOWLOG)
 };
 
 }  // namespace keel

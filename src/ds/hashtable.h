@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "base/assert.h"
+#include "base/fork.h"
 #include "base/hash.h"
 
 namespace keel {
@@ -124,6 +125,12 @@ class HashTable {
   // Old-table memory behind the rehash index is returned to the OS in steps of this many bytes,
   // so the final free() does not unmap hundreds of MB at once (measured: 13 ms for 128 MB).
   static constexpr size_t kReleaseChunk = 256 << 10;
+  // While a fork child exists (base/fork.h) a table grows only past this many times its normal
+  // maximum fill (20 entries per bucket, chains of about three buckets), shrinks only below a
+  // quarter of its normal minimum, and a resize in progress moves entries only when old and
+  // new sizes differ by this factor or the new table is itself that overloaded: Redis 7.4's
+  // dict_force_resize_ratio (4) applied to Keel's buckets.
+  static constexpr size_t kForkOverload = 4;
 
   class Position {
    public:
@@ -184,7 +191,7 @@ class HashTable {
   // otherwise it remembers where insert(pos, e) will put the entry, so find+insert is one probe.
   // Runs one incremental rehash step first when a resize is in progress.
   Position find_position(std::string_view key, uint64_t hash) {
-    if (resizing()) rehash_step();
+    if (resizing() && may_rehash()) rehash_step();
     Position pos;
     pos.hash_ = hash;
     const uint8_t tag = ht_detail::tag_of(hash);
@@ -369,7 +376,7 @@ class HashTable {
 
   // Cron: advances a resize in progress for about `microseconds`.
   void rehash_for_us(int64_t microseconds) {
-    if (!resizing()) return;
+    if (!resizing() || !may_rehash()) return;
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::microseconds(microseconds);
     while (resizing()) {
@@ -382,7 +389,8 @@ class HashTable {
   // new table has about half the maximum fill. Does nothing while a resize is in progress.
   void shrink_if_needed() {
     if (resizing() || t_[0].n == 0) return;
-    if (size_ * 8 > t_[0].n * ht_detail::kSlots) return;
+    const size_t sparse = g_fork_child_exists ? 8 * kForkOverload : 8;
+    if (size_ * sparse > t_[0].n * ht_detail::kSlots) return;
     if (size_ == 0 && children_ == 0) {
       free_table(t_[0]);
       t_[0] = Table{};
@@ -560,13 +568,14 @@ class HashTable {
     if (resizing()) {
       // Inserts outran the rehash (only possible with very few lookups between inserts): help
       // it along with a few more steps rather than letting the new table overfill.
-      if (size_ >= t_[1].n * kMaxPerBucket) {
+      if (size_ >= t_[1].n * kMaxPerBucket && may_rehash()) {
         for (int i = 0; i < 8 && resizing(); ++i) rehash_step();
         return true;
       }
       return false;
     }
-    if (size_ + 1 > t_[0].n * kMaxPerBucket) {
+    const size_t max_fill = g_fork_child_exists ? kMaxPerBucket * kForkOverload : kMaxPerBucket;
+    if (size_ + 1 > t_[0].n * max_fill) {
       start_resize(buckets_for(size_ + 1, kMaxPerBucket));  // 2x
       return true;
     }
@@ -605,10 +614,12 @@ class HashTable {
   // (measured: GET misses on 5M keys spent 40% of the server's time on the first load of the
   // bucket, prefetch on or off). Asking for transparent huge pages (THP "madvise" mode, the
   // Debian default) covers a 64 MB table with 32 TLB entries. Only the whole 2 MB pages inside
-  // the block are advised; the table is still freed with free().
+  // the block are advised; the table is still freed with free(). Only when huge pages are
+  // allowed (disable-thp no) and no fork child exists: with a child, a write to a huge page
+  // copies 2 MB (base/fork.h).
   static void advise_huge_pages(void* raw, size_t bytes) {
     constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-    if (bytes < 2 * kHuge) return;
+    if (bytes < 2 * kHuge || !g_huge_pages_allowed || g_fork_child_exists) return;
     const uintptr_t begin = (reinterpret_cast<uintptr_t>(raw) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t end = (reinterpret_cast<uintptr_t>(raw) + bytes) & ~(kHuge - 1);
     if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
@@ -617,6 +628,16 @@ class HashTable {
   static void free_table(Table& t) {
     std::free(t.raw);
     t = Table{};
+  }
+
+  // While a fork child exists, a resize in progress moves entries only when it is big (old and
+  // new sizes kForkOverload apart) or the new table is itself overloaded; otherwise lookups and
+  // the cron leave both tables as they are (base/fork.h).
+  bool may_rehash() const {
+    if (!g_fork_child_exists) return true;
+    const size_t a = t_[0].n, b = t_[1].n;
+    return b >= kForkOverload * a || a >= kForkOverload * b ||
+           size_ >= b * kMaxPerBucket * kForkOverload;
   }
 
   void start_resize(size_t n) {

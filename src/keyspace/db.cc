@@ -14,10 +14,7 @@ namespace keel {
 KeyspaceHooks g_keyspace_hooks;
 KeyspaceClock g_clock;
 
-KeyspaceStats& keyspace_stats() {
-  static KeyspaceStats stats;
-  return stats;
-}
+constinit KeyspaceStats g_keyspace_stats;
 
 Db::~Db() {
   expires_.clear([](Object*) {});
@@ -65,7 +62,8 @@ void Db::expire_now(Slot& slot) {
   // not read the keyspace, so subscribers cannot tell the difference, and no copy is needed.
   keyspace_stats().expired_keys++;
   notify(kNotifyExpired, "expired", slot.obj_->key(), id_);
-  erase_object(slot, object_length(slot.obj_));
+  if (KEEL_UNLIKELY(g_keyspace_hooks.expired != nullptr)) g_keyspace_hooks.expired(id_, slot.obj_->key());
+  erase_object(slot, object_length(slot.obj_), false);
 }
 
 void Db::insert(Slot& slot, Object* obj) {
@@ -146,7 +144,7 @@ void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl, bool expi
   overwrite(slot, Object::create_string(o->key(), value, expire_room || (keep_ttl && o->has_expire())), keep_ttl);
 }
 
-void Db::erase_object(Slot& slot, int64_t old_len) {
+void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
   Object* o = slot.obj_;
   ensure_pos(slot);
   hist_.update(o->type(), old_len, o->type(), KeySizes::kAbsent);
@@ -155,7 +153,7 @@ void Db::erase_object(Slot& slot, int64_t old_len) {
   slot.obj_ = nullptr;
   slot.epoch_ = 0;
   epoch_++;
-  signal(slot.key_.name);
+  signal(slot.key_.name, count_dirty);
   Object::destroy(o);
 }
 
@@ -227,14 +225,16 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(dst.id_, n->key());
 }
 
-void Db::flush() {
+size_t Db::flush() {
   if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_, -1);
+  const size_t removed = keys_.size();
   expires_.clear([](Object*) {});
   keys_.clear([](Object* o) { Object::destroy(o); });
   hist_.clear();
   expire_cursor_ = 0;
   avg_ttl_ = 0;
-  keyspace_stats().dirty++;
+  keyspace_stats().dirty += removed;
+  return removed;
 }
 
 void Db::swap(Db& other) {

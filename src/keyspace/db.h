@@ -45,7 +45,9 @@ struct KeyspaceStats {
   uint64_t evicted_keys = 0;
   uint64_t dirty = 0;  // changes since the last save
 };
-KeyspaceStats& keyspace_stats();
+// A global, not a function-local static: Db::signal and call() read it for every write.
+extern constinit KeyspaceStats g_keyspace_stats;
+inline KeyspaceStats& keyspace_stats() { return g_keyspace_stats; }
 
 // Hooks installed by upper layers. touched(): a key was modified (WATCH); null when no client
 // watches anything.
@@ -60,6 +62,10 @@ struct KeyspaceHooks {
   void (*key_created)(int dbid, std::string_view key) = nullptr;
   // SWAPDB swapped the contents of the two dbs (called after the swap).
   void (*dbs_swapped)(int a, int b) = nullptr;
+  // A key is being deleted because it expired (lazily on access or by the active cycle), before
+  // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
+  // nobody consumes the change stream.
+  void (*expired)(int dbid, std::string_view key) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 
@@ -67,8 +73,9 @@ extern KeyspaceHooks g_keyspace_hooks;
 struct KeyspaceClock {
   int64_t now_ms = 0;
   uint32_t lru_clock = 0;  // seconds, for OBJECT IDLETIME
-  // The running command's client has CLIENT NO-TOUCH on: lookups leave the LRU alone (set by
-  // dispatch for the outermost command; a script's or EXEC's commands inherit it).
+  // Lookups leave the LRU alone: the running command's client has CLIENT NO-TOUCH on (set by
+  // call() for the outermost command; a script's or EXEC's commands inherit it), or a fork
+  // child exists (set_fork_child_exists, base/fork.h).
   bool no_touch = false;
   bool active_expire_enabled = true;
   bool loading = false;
@@ -165,7 +172,9 @@ class Db {
   // The destination slot must be empty (callers delete an overwritten destination first).
   void move_to(Slot& from, Db& dst, Slot& to);
 
-  void flush();          // FLUSHDB: removes everything, zeroes the histograms
+  // FLUSHDB: removes everything, zeroes the histograms; returns the number of keys removed,
+  // which is what it adds to the dirty counter (Redis).
+  size_t flush();
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
@@ -193,7 +202,9 @@ class Db {
   int64_t avg_ttl() const { return avg_ttl_; }
 
  private:
-  void erase_object(Slot& slot, int64_t old_len);
+  // count_dirty false: an expiry, which Redis does not count in the dirty counter (it is
+  // propagated by the expired hook instead, so a read command stays unpropagated).
+  void erase_object(Slot& slot, int64_t old_len, bool count_dirty = true);
   void expire_now(Slot& slot);
   // Makes slot.pos_ current (re-probes when the table changed since it was taken).
   void ensure_pos(Slot& slot) {
@@ -202,8 +213,8 @@ class Db {
       slot.epoch_ = ++epoch_;
     }
   }
-  void signal(std::string_view key) {
-    keyspace_stats().dirty++;
+  void signal(std::string_view key, bool count_dirty = true) {
+    if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
     if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
   }
 

@@ -1,6 +1,7 @@
 // Databases and the periodic keyspace work (active expiry, incremental rehash).
 #include "keyspace/keyspace.h"
 
+#include "base/fork.h"
 #include "base/time.h"
 
 namespace keel {
@@ -10,13 +11,20 @@ Keyspace& keyspace() {
   return ks;
 }
 
+void set_fork_child_exists(bool exists) {
+  g_fork_child_exists = exists;
+  if (exists) g_clock.no_touch = true;
+}
+
 void Keyspace::init(int databases) {
   dbs_.clear();
   for (int i = 0; i < databases; i++) dbs_.push_back(std::make_unique<Db>(i));
 }
 
-void Keyspace::flush_all() {
-  for (auto& db : dbs_) db->flush();
+size_t Keyspace::flush_all() {
+  size_t removed = 0;
+  for (auto& db : dbs_) removed += db->flush();
+  return removed;
 }
 
 size_t Keyspace::total_keys() const {

@@ -40,6 +40,7 @@ struct ServerOptions {
   uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_samples = 5;
+  bool disable_thp = true;      // no transparent huge pages for the process (Server::run)
   OutputBufferLimit obuf_limits[kObufClasses] = {
       {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };

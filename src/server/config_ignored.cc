@@ -11,8 +11,7 @@ namespace config_detail {
 namespace {
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
-  bool activerehashing = true, lazyfree_eviction = false, lazyfree_expire = false;
-  bool lazyfree_server_del = false, lazyfree_user_del = false, lazyfree_user_flush = false;
+  bool activerehashing = true, lazyfree_eviction = false;
   bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
@@ -34,7 +33,7 @@ struct Misc {
   std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
-  bool aof_rewrite_incremental_fsync = true, disable_thp = true;
+  bool aof_rewrite_incremental_fsync = true;
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
@@ -78,12 +77,6 @@ std::string get_percentiles(const Directive&) { return misc().latency_tracking_i
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
   v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
-  v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(misc().lazyfree_expire), false));
-  v->push_back(b("lazyfree-lazy-server-del", nullptr, 0, KEEL_REF(misc().lazyfree_server_del),
-               false));
-  v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(misc().lazyfree_user_del), false));
-  v->push_back(b("lazyfree-lazy-user-flush", nullptr, 0, KEEL_REF(misc().lazyfree_user_flush),
-               false));
   v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                false));
   v->push_back(b("stop-writes-on-bgsave-error", nullptr, 0,
@@ -111,7 +104,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
                false));
   v->push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
                KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
-  v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(misc().disable_thp), true));
   v->push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
                KEEL_REF(misc().repl_disable_tcp_nodelay), false));
   v->push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));

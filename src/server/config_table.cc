@@ -283,6 +283,17 @@ void add_server_directives(std::vector<Directive>* v) {
     v->push_back(d);
   }
   v->push_back(b("protected-mode", nullptr, 0, KEEL_REF(server_options().protected_mode), true));
+  // Read at start-up (Server::run): yes turns transparent huge pages off for the process.
+  v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(server_options().disable_thp), true));
+  // Keel frees synchronously; these choose DEL or UNLINK in the propagated stream, ASYNC
+  // flushes and lazyfreed_objects as Redis (commands/dispatch.h, CommandOptions).
+  v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));
+  v->push_back(b("lazyfree-lazy-server-del", nullptr, 0,
+                 KEEL_REF(command_options().lazyfree_lazy_server_del), false));
+  v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_del),
+                 false));
+  v->push_back(b("lazyfree-lazy-user-flush", nullptr, 0,
+                 KEEL_REF(command_options().lazyfree_lazy_user_flush), false));
   v->push_back(n("timeout", nullptr, 0, KEEL_REF(server_options().timeout), Num::kI64, 0, kIntMax,
                "0"));
   v->push_back(n("tcp-keepalive", nullptr, 0, KEEL_REF(server_options().tcp_keepalive), Num::kI64,

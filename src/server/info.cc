@@ -14,6 +14,7 @@
 #include "base/time.h"
 #include "base/util_random.h"
 #include "commands/blocking.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
@@ -172,6 +173,22 @@ void info_memory(std::string& out, Server&) {
   line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
   line(out, "total_system_memory:%llu", ull(sysmem));
   line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
+  // The scripting engines, with Redis 7's names and order (used_memory_lua is the old name
+  // of used_memory_vm_eval).
+  const ScriptingMemory sm = scripting_memory();
+  line(out, "used_memory_lua:%zu", sm.vm_eval);
+  line(out, "used_memory_vm_eval:%zu", sm.vm_eval);
+  line(out, "used_memory_lua_human:%s", human_bytes(sm.vm_eval).c_str());
+  line(out, "used_memory_scripts_eval:%zu", sm.scripts_eval);
+  line(out, "number_of_cached_scripts:%zu", sm.cached_scripts);
+  line(out, "number_of_functions:%zu", sm.function_count);
+  line(out, "number_of_libraries:%zu", sm.library_count);
+  line(out, "used_memory_vm_functions:%zu", sm.vm_functions);
+  line(out, "used_memory_vm_total:%zu", sm.vm_eval + sm.vm_functions);
+  line(out, "used_memory_vm_total_human:%s", human_bytes(sm.vm_eval + sm.vm_functions).c_str());
+  line(out, "used_memory_functions:%zu", sm.functions);
+  line(out, "used_memory_scripts:%zu", sm.scripts_eval + sm.functions);
+  line(out, "used_memory_scripts_human:%s", human_bytes(sm.scripts_eval + sm.functions).c_str());
   line(out, "maxmemory:%llu", ull(maxmem));
   line(out, "maxmemory_human:%s", human_bytes(maxmem).c_str());
   line(out, "maxmemory_policy:%s", o.maxmemory_policy.c_str());
@@ -180,7 +197,7 @@ void info_memory(std::string& out, Server&) {
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
   line(out, "lazyfree_pending_objects:0");
-  line(out, "lazyfreed_objects:0");
+  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects));
 }
 
 void info_persistence(std::string& out, Server&) {

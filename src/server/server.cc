@@ -4,12 +4,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "base/fork.h"
 #include "base/glob.h"
 #include "base/log.h"
 #include "base/numbers.h"
@@ -212,7 +214,9 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
   }
-  if (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0) {
+  // Not while a busy script lets the loop poll (in_busy_poll_): resumed clients would run
+  // inside the script's execution unit and move its frozen clock; they run after it.
+  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0)) {
     s->run_resumed_and_arm_block_timer();
   }
   std::vector<Client*> work;
@@ -360,6 +364,14 @@ bool Server::relisten() {
 }
 
 int Server::run() {
+  // disable-thp yes (the default, as Redis): transparent huge pages off for the whole process,
+  // madvised regions included, since a fork child (BGSAVE) may exist at any time and a write to
+  // a huge page would then copy 2 MB. With disable-thp no, big key tables ask for them while
+  // no child exists (base/fork.h, ds/hashtable.h). A kernel without the call changes nothing.
+  if (server_options().disable_thp) {
+    g_huge_pages_allowed = false;
+    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+  }
   if (!listen_all()) return 1;
   set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
@@ -420,7 +432,7 @@ void Server::config_resetstat() {
   const int64_t start = stats_.start_time_ms;
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
-  dispatch_stats().total_commands_processed = 0;
+  dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
 }
 
 namespace {

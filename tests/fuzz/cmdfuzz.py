@@ -61,7 +61,8 @@ FIXED_SCRIPTS = [
     'return redis.pcall("lpush", KEYS[1], unpack(ARGV))', 'return select("#", 1, 2)',
     'return redis.REDIS_VERSION ~= nil', 'return type(redis.breakpoint)',
     'return redis.call("eval", "return 1", 0)', 'return redis.call("multi")',
-    'return redis.call("blpop", KEYS[1], 0)', 'return redis.call("ping")', 'return {{}, {{}}}',
+    # A noscript command (BLPOP was one until Redis 7.2, which runs it non-blocking in scripts).
+    'return redis.call("subscribe", KEYS[1])', 'return redis.call("ping")', 'return {{}, {{}}}',
     'return redis.call("select", 9)',
 ]
 SCRIPT_LOAD_BODY = 'return redis.call("incr", KEYS[1])'

@@ -9,6 +9,7 @@
 #include "base/memory.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
 
@@ -81,6 +82,40 @@ TEST(AllocTest, HotCommandsDoNotAllocate) {
   EXPECT_EQ(h.allocated_by({"INCR", "n"}, 10000), 0u);
   EXPECT_EQ(h.allocated_by({"PING"}, 10000), 0u);
   EXPECT_EQ(h.allocated_by({"GET", "missing"}, 10000), 0u);
+}
+
+// A consumer of the propagated stream that keeps nothing (as an AOF writer reusing its buffer).
+class CountingSink final : public PropagationSink {
+ public:
+  void feed(int, std::span<const std::string_view> argv, uint8_t) override { args += argv.size(); }
+  size_t args = 0;
+};
+
+// With a consumer attached the propagation buffer is reused from unit to unit: steady-state
+// writes, rewritten ones included, allocate no more than without it (INCRBYFLOAT and
+// HINCRBYFLOAT replace their value each time, with or without propagation).
+TEST(AllocTest, PropagationReusesItsBuffers) {
+  if (std::string(allocator_name()) != "jemalloc") GTEST_SKIP() << "needs jemalloc counters";
+  Harness h;
+  CountingSink sink;
+  EXPECT_EQ(h.run({"SET", "k", "v", "EX", "100"}), "+OK\r\n");
+  EXPECT_EQ(h.run({"HSET", "h", "f", "1.5"}), ":1\r\n");
+  for (const std::vector<std::string_view>& cmd :
+       std::vector<std::vector<std::string_view>>{{"SET", "k", "some-value", "EX", "100"},
+                                                  {"SETEX", "k", "100", "some-value"},
+                                                  {"GETEX", "k", "PX", "100000"},
+                                                  {"EXPIRE", "k", "200"},
+                                                  {"INCRBYFLOAT", "f", "1.5"},
+                                                  {"HINCRBYFLOAT", "h", "f", "1.5"},
+                                                  {"SET", "k", "other-value"}}) {
+    h.allocated_by(cmd, 100);
+    const uint64_t without = h.allocated_by(cmd, 5000);
+    propagation_add_sink(&sink);
+    h.allocated_by(cmd, 100);
+    EXPECT_EQ(h.allocated_by(cmd, 5000), without) << cmd[0];
+    propagation_remove_sink(&sink);
+  }
+  EXPECT_GT(sink.args, 0u);
 }
 
 }  // namespace

@@ -712,5 +712,71 @@ TEST(HashTable, LargeIncrementalRehash) {
   EXPECT_EQ(count_entries(t), static_cast<size_t>(kN));
 }
 
+// While a fork child exists (base/fork.h) a table grows only at four times its normal maximum
+// fill, a 2x resize in progress is left alone by lookups, inserts and the cron, and a shrink
+// needs four times sparser a table; everything resumes when the child is gone.
+TEST(HashTable, ForkChildLimitsResizing) {
+  struct ChildGuard {
+    ChildGuard() { g_fork_child_exists = true; }
+    ~ChildGuard() { g_fork_child_exists = false; }
+  };
+  Pool pool;
+  Table t;
+  int next = 0;
+  while (t.bucket_count() < 64) ASSERT_TRUE(t.insert(pool.make(key_of(next++))));
+  t.rehash_for_us(1000000);
+  ASSERT_FALSE(t.rehashing());
+  const size_t buckets = t.bucket_count();
+  const size_t normal_max = buckets * Table::kMaxPerBucket;
+  {
+    ChildGuard child;
+    while (t.size() < normal_max * 2) ASSERT_TRUE(t.insert(pool.make(key_of(next++))));
+    EXPECT_EQ(t.bucket_count(), buckets) << "grew below the overload limit";
+    while (t.size() < normal_max * Table::kForkOverload) ASSERT_TRUE(t.insert(pool.make(key_of(next++))));
+    EXPECT_EQ(t.bucket_count(), buckets);
+    ASSERT_TRUE(t.insert(pool.make(key_of(next++))));  // heavily overloaded: grows anyway
+    EXPECT_TRUE(t.rehashing());
+    EXPECT_GE(t.bucket_count() - buckets, buckets * Table::kForkOverload);
+    // That resize is big (the new table is >= 4x the old one): it may proceed.
+    t.rehash_for_us(1000000);
+    EXPECT_FALSE(t.rehashing());
+  }
+  for (int i = 0; i < next; ++i) ASSERT_NE(t.find(key_of(i)), nullptr) << i;
+
+  // A 2x resize started before the child: paused while the child exists.
+  Pool pool2;
+  Table u;
+  int n2 = 0;
+  while (u.bucket_count() < 256) ASSERT_TRUE(u.insert(pool2.make(key_of(n2++))));
+  u.rehash_for_us(1000000);
+  while (!u.rehashing()) ASSERT_TRUE(u.insert(pool2.make(key_of(n2++))));
+  {
+    ChildGuard child;
+    for (int i = 0; i < 100; ++i) ASSERT_NE(u.find_position(key_of(i)).found(), false);
+    for (int i = 0; i < 50; ++i) ASSERT_TRUE(u.insert(pool2.make(key_of(n2++))));
+    u.rehash_for_us(1000000);
+    EXPECT_TRUE(u.rehashing()) << "a 2x resize advanced while a child exists";
+  }
+  u.rehash_for_us(1000000);
+  EXPECT_FALSE(u.rehashing());
+  for (int i = 0; i < n2; ++i) ASSERT_NE(u.find(key_of(i)), nullptr) << i;
+
+  // Shrinking: at 1/8 of the slots it would shrink; with a child only at 1/32.
+  const size_t big = u.bucket_count();
+  size_t keep = big * ht_detail::kSlots / 8;
+  for (int i = n2 - 1; static_cast<size_t>(i) >= keep; --i) {
+    Table::Position p = u.find_position(key_of(i));
+    ASSERT_TRUE(p.found());
+    u.erase(p);
+  }
+  {
+    ChildGuard child;
+    u.shrink_if_needed();
+    EXPECT_EQ(u.bucket_count(), big);
+  }
+  u.shrink_if_needed();
+  EXPECT_TRUE(u.rehashing());
+}
+
 }  // namespace
 }  // namespace keel

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/fork.h"
+#include "keyspace/keyspace.h"
 #include "keyspace/notify.h"
 
 namespace keel {
@@ -216,6 +218,25 @@ TEST_F(DbTest, RandomOpsAgainstModel) {
     ASSERT_NO_FATAL_FAILURE(check(dbs[0], models[0]));
     ASSERT_NO_FATAL_FAILURE(check(dbs[1], models[1]));
   }
+}
+
+// While a fork child exists lookups leave the LRU field alone (its page stays shared).
+TEST_F(DbTest, ForkChildStopsLruTouches) {
+  Db db(0);
+  Db::Slot s = db.find_for_write(KeyRef::of("k"));
+  db.set_string(s, "v");
+  g_clock.lru_clock = 2000;
+  ASSERT_NE(db.find(KeyRef::of("k")), nullptr);
+  EXPECT_EQ(db.peek(KeyRef::of("k"))->lru(), 2000u);
+  set_fork_child_exists(true);
+  g_clock.lru_clock = 3000;
+  ASSERT_NE(db.find(KeyRef::of("k")), nullptr);
+  ASSERT_TRUE(db.find_for_write(KeyRef::of("k")));
+  EXPECT_EQ(db.peek(KeyRef::of("k"))->lru(), 2000u);
+  set_fork_child_exists(false);
+  g_clock.no_touch = false;  // what call() does at the end of the next unit
+  ASSERT_NE(db.find(KeyRef::of("k")), nullptr);
+  EXPECT_EQ(db.peek(KeyRef::of("k"))->lru(), 3000u);
 }
 
 TEST_F(DbTest, ExpiredKeyIsDeletedOnRead) {

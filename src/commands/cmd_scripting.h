@@ -1,0 +1,19 @@
+// What INFO needs from the scripting commands (cmd_scripting.cc): the memory of the two Lua
+// engines (EVAL's and FUNCTION's) and what they hold.
+#pragma once
+#include <cstddef>
+
+namespace keel {
+
+struct ScriptingMemory {
+  size_t vm_eval = 0;          // used_memory_vm_eval (alias used_memory_lua): EVAL's Lua heap
+  size_t vm_functions = 0;     // used_memory_vm_functions: FUNCTION's Lua heap
+  size_t scripts_eval = 0;     // used_memory_scripts_eval: the script cache (bodies, entries)
+  size_t functions = 0;        // used_memory_functions: libraries and functions (code, names)
+  size_t cached_scripts = 0;   // number_of_cached_scripts
+  size_t function_count = 0;   // number_of_functions
+  size_t library_count = 0;    // number_of_libraries
+};
+ScriptingMemory scripting_memory();
+
+}  // namespace keel

@@ -1,0 +1,242 @@
+// The unit's propagation buffer, the sinks and the DEBUG PROPAGATED recorder. The buffer is one
+// arena of argument bytes plus (offset, length) pairs and one record per command; all three keep
+// their capacity between units, so recording allocates only while they grow.
+#include "commands/propagate.h"
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+#include <vector>
+
+#include "base/assert.h"
+#include "commands/dispatch.h"
+#include "keyspace/db.h"
+
+namespace keel {
+
+bool g_propagating = false;
+bool g_unit_end_work = false;
+
+namespace {
+
+struct Op {
+  int dbid;
+  uint32_t first_arg;  // index into Unit::args
+  uint32_t argc;
+  uint8_t targets;
+};
+
+// Arguments stored as (offset, length) into one arena; views are made when the unit is emitted
+// (the arena may move while it grows).
+struct ArgStore {
+  std::string arena;
+  std::vector<std::pair<uint32_t, uint32_t>> args;
+  uint32_t add(std::span<const std::string_view> argv) {
+    const uint32_t first = static_cast<uint32_t>(args.size());
+    for (std::string_view a : argv) {
+      args.emplace_back(static_cast<uint32_t>(arena.size()), static_cast<uint32_t>(a.size()));
+      arena.append(a);
+    }
+    return first;
+  }
+  std::string_view at(uint32_t i) const { return {arena.data() + args[i].first, args[i].second}; }
+  void clear() {
+    arena.clear();
+    args.clear();
+  }
+};
+
+struct Unit {
+  ArgStore store;
+  std::vector<Op> ops;
+  // The running handler's rewrite of its own command (propagation_set_rewrite).
+  ArgStore rewrite;
+  std::vector<std::string_view> views;  // scratch for emitting
+  std::vector<PropagationSink*> sinks;
+};
+Unit g_unit;
+
+// Above this, an emitted unit gives its buffers back instead of keeping them for the next one.
+constexpr size_t kKeepArena = 1 << 20;
+
+void emit(int dbid, std::span<const std::string_view> argv, uint8_t targets) {
+  for (PropagationSink* s : g_unit.sinks) s->feed(dbid, argv, targets);
+}
+
+void on_expired(int dbid, std::string_view key) { propagate_expired(dbid, key); }
+
+}  // namespace
+
+void propagation_add_sink(PropagationSink* sink) {
+  if (std::find(g_unit.sinks.begin(), g_unit.sinks.end(), sink) != g_unit.sinks.end()) return;
+  g_unit.sinks.push_back(sink);
+  g_propagating = true;
+  g_unit_end_work = true;
+  g_keyspace_hooks.expired = on_expired;
+}
+
+void propagation_remove_sink(PropagationSink* sink) {
+  auto it = std::find(g_unit.sinks.begin(), g_unit.sinks.end(), sink);
+  if (it == g_unit.sinks.end()) return;
+  g_unit.sinks.erase(it);
+  if (g_unit.sinks.empty()) {
+    g_propagating = false;
+    g_keyspace_hooks.expired = nullptr;
+    // A unit in progress (DEBUG PROPAGATED OFF inside EXEC) leaves nothing behind for the next.
+    g_unit.ops.clear();
+    g_unit.store.clear();
+    g_unit.rewrite.clear();
+  }
+}
+
+void propagate(int dbid, std::span<const std::string_view> argv, uint8_t targets) {
+  if (!g_propagating) return;
+  const uint32_t first = g_unit.store.add(argv);
+  g_unit.ops.push_back({dbid, first, static_cast<uint32_t>(argv.size()), targets});
+  if (g_exec_unit.depth == 0) propagation_end_unit(true);
+}
+
+void propagate_expired(int dbid, std::string_view key) {
+  propagate(dbid, {command_options().lazyfree_lazy_expire ? std::string_view("UNLINK") : std::string_view("DEL"), key});
+}
+
+void propagation_set_rewrite(std::span<const std::string_view> argv) {
+  g_unit.rewrite.clear();
+  g_unit.rewrite.add(argv);
+}
+
+void propagation_drop_rewrite() { g_unit.rewrite.clear(); }
+
+void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
+                         uint8_t targets) {
+  if (!rewritten) {
+    const uint32_t first = g_unit.store.add(argv);
+    g_unit.ops.push_back({dbid, first, static_cast<uint32_t>(argv.size()), targets});
+    return;
+  }
+  ArgStore& r = g_unit.rewrite;
+  const uint32_t n = static_cast<uint32_t>(r.args.size());
+  const uint32_t first = static_cast<uint32_t>(g_unit.store.args.size());
+  for (uint32_t i = 0; i < n; i++) {
+    const std::string_view a = r.at(i);
+    g_unit.store.args.emplace_back(static_cast<uint32_t>(g_unit.store.arena.size()),
+                                   static_cast<uint32_t>(a.size()));
+    g_unit.store.arena.append(a);
+  }
+  g_unit.ops.push_back({dbid, first, n, targets});
+  r.clear();
+}
+
+void propagation_end_unit(bool no_transaction) {
+  if (g_unit.ops.empty()) return;
+  const bool transaction = g_unit.ops.size() > 1 && !no_transaction;
+  static constexpr std::string_view kMulti[] = {"MULTI"};
+  static constexpr std::string_view kExec[] = {"EXEC"};
+  if (transaction) emit(-1, kMulti, kPropagateAll);
+  for (const Op& op : g_unit.ops) {
+    g_unit.views.clear();
+    for (uint32_t i = 0; i < op.argc; i++) g_unit.views.push_back(g_unit.store.at(op.first_arg + i));
+    emit(op.dbid, g_unit.views, op.targets);
+  }
+  if (transaction) emit(-1, kExec, kPropagateAll);
+  for (PropagationSink* s : g_unit.sinks) s->unit_end();
+  g_unit.ops.clear();
+  g_unit.store.clear();
+  if (g_unit.store.arena.capacity() > kKeepArena) {
+    std::string().swap(g_unit.store.arena);
+    std::vector<std::pair<uint32_t, uint32_t>>().swap(g_unit.store.args);
+    std::vector<Op>().swap(g_unit.ops);
+  }
+}
+
+// ---- StreamEncoder ---------------------------------------------------------------------------
+
+namespace {
+void append_array(Buffer& out, std::span<const std::string_view> argv) {
+  char head[32];
+  head[0] = '*';
+  char* p = std::to_chars(head + 1, head + sizeof(head), argv.size()).ptr;
+  *p++ = '\r';
+  *p++ = '\n';
+  out.append(head, static_cast<size_t>(p - head));
+  for (std::string_view a : argv) {
+    head[0] = '$';
+    p = std::to_chars(head + 1, head + sizeof(head), a.size()).ptr;
+    *p++ = '\r';
+    *p++ = '\n';
+    out.append(head, static_cast<size_t>(p - head));
+    if (!a.empty()) out.append(a);  // an empty view may have a null data()
+    out.append("\r\n", 2);
+  }
+}
+}  // namespace
+
+void StreamEncoder::append(Buffer& out, int dbid, std::span<const std::string_view> argv) {
+  if (dbid >= 0 && dbid != db_) {
+    const IntArg n(dbid);
+    const std::string_view select[] = {"SELECT", n.view()};
+    append_array(out, select);
+    db_ = dbid;
+  }
+  append_array(out, argv);
+}
+
+IntArg::IntArg(int64_t v) { len = static_cast<size_t>(std::to_chars(buf, buf + sizeof(buf), v).ptr - buf); }
+
+// ---- The DEBUG PROPAGATED recorder -----------------------------------------------------------
+
+namespace {
+class Recorder final : public PropagationSink {
+ public:
+  void feed(int dbid, std::span<const std::string_view> argv, uint8_t targets) override {
+    if (!(targets & kPropagateRepl)) return;
+    if (dbid >= 0 && dbid != db_) {
+      const IntArg n(dbid);
+      add({"SELECT", n.view()});
+      db_ = dbid;
+    }
+    add(argv);
+  }
+  void reset() {
+    log_.clear();
+    db_ = -1;
+  }
+  std::vector<std::vector<std::string>> take() {
+    std::vector<std::vector<std::string>> out(std::make_move_iterator(log_.begin()),
+                                              std::make_move_iterator(log_.end()));
+    log_.clear();
+    return out;
+  }
+
+ private:
+  void add(std::span<const std::string_view> argv) {
+    if (log_.size() >= kRecorderMax) log_.pop_front();
+    log_.emplace_back(argv.begin(), argv.end());
+  }
+  void add(std::initializer_list<std::string_view> argv) {
+    add(std::span<const std::string_view>(argv.begin(), argv.size()));
+  }
+  std::deque<std::vector<std::string>> log_;
+  int db_ = -1;
+};
+Recorder g_recorder;
+bool g_recorder_on = false;
+}  // namespace
+
+void recorder_on() {
+  g_recorder.reset();
+  propagation_add_sink(&g_recorder);
+  g_recorder_on = true;
+}
+
+void recorder_off() {
+  propagation_remove_sink(&g_recorder);
+  g_recorder.reset();
+  g_recorder_on = false;
+}
+
+bool recorder_active() { return g_recorder_on; }
+
+std::vector<std::vector<std::string>> recorder_take() { return g_recorder.take(); }
+
+}  // namespace keel
