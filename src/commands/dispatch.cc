@@ -11,6 +11,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/command_table.h"
+#include "commands/latency.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
@@ -160,6 +161,7 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
 
   c->stats->calls++;
   c->stats->usec += static_cast<uint64_t>(duration);
+  latency_after_command(*c, duration);  // latency-tracking histograms, latency monitor
   if (w.errors() != errors_before) c->stats->failed_calls++;
   dispatch_stats().total_commands_processed++;
   const CommandOptions& opts = command_options();

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "base/assert.h"
+#include "base/memory.h"
 
 namespace keel {
 namespace {
@@ -65,6 +66,17 @@ bool quicklist_exceeds_limit(int fill, size_t bytes, size_t count) {
   if (l.bytes != SIZE_MAX) return bytes > l.bytes;
   if (bytes > kQuicklistSafetyBytes) return true;
   return count > l.count;
+}
+
+size_t Quicklist::memory_usage(size_t samples) const {
+  size_t n = allocation_size(this);
+  size_t bytes = 0, elements = 0, seen = 0;
+  for (const Node* x = head_; x != nullptr && (samples == 0 || seen < samples); x = x->next, seen++) {
+    bytes += allocation_size(x) + allocation_size(x->data);
+    elements += x->count;
+  }
+  if (elements > 0) n += static_cast<size_t>(double(bytes) / double(elements) * double(count_));
+  return n;
 }
 
 bool quicklist_is_large_element(size_t len, int fill) {

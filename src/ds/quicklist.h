@@ -150,6 +150,10 @@ class Quicklist {
   // can_convert_to_listpack(false) or an empty quicklist (which gives an empty listpack).
   Listpack take_listpack();
 
+  // MEMORY USAGE: this structure plus its nodes, estimated from the first `samples` nodes
+  // (0 = all) scaled by elements, as Redis does: (their bytes / their elements) * count().
+  size_t memory_usage(size_t samples) const;
+
   // RDB load: appends a whole node.
   void append_listpack_node(Listpack&& lp);
   void append_plain_node(std::string_view v);

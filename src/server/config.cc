@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "keyspace/notify.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
@@ -443,11 +444,12 @@ bool set_oom_values(const Directive&, const Args& args, std::string*) {
   return true;
 }
 std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
-bool set_percentiles(const Directive&, const Args& args, std::string*) {
-  misc().latency_tracking_info_percentiles = join_args(args);
-  return true;
+// latency-tracking-info-percentiles: parsed and checked by commands/latency.cc.
+bool set_percentiles(const Directive&, const Args& args, std::string* err) {
+  const std::vector<std::string_view> views(args.begin(), args.end());
+  return latency_set_percentiles(views, err);
 }
-std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
+std::string get_percentiles(const Directive&) { return latency_percentiles_text(); }
 // One "save <seconds> <changes>" line per point, or save "" so the defaults stay off.
 void rewrite_save(const Directive&, std::vector<std::pair<std::string, bool>>* out) {
   const std::vector<SavePoint>& points = persistence_options().save_points;
@@ -735,7 +737,11 @@ const std::vector<Directive>& table() {
                   true));
     v.push_back(b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(misc().jemalloc_bg_thread), true));
     v.push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
-    v.push_back(b("latency-tracking", nullptr, 0, KEEL_REF(misc().latency_tracking), true));
+    {
+      Directive d = b("latency-tracking", nullptr, 0, KEEL_REF(latency_options().tracking), true);
+      d.post = latency_options_changed;
+      v.push_back(d);
+    }
     v.push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(misc().aof_load_truncated), true));
     v.push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(misc().aof_use_rdb_preamble), true));
     v.push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(misc().aof_timestamp), false));
@@ -756,8 +762,12 @@ const std::vector<Directive>& table() {
                   kIntMax, "1"));
     v.push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                   Num::kI64, 1, 10, "1"));
-    v.push_back(n("latency-monitor-threshold", nullptr, 0,
-                  KEEL_REF(misc().latency_monitor_threshold), Num::kI64, 0, kLongMax, "0"));
+    {
+      Directive d = n("latency-monitor-threshold", nullptr, 0,
+                      KEEL_REF(latency_options().monitor_threshold_ms), Num::kI64, 0, kLongMax, "0");
+      d.post = latency_options_changed;
+      v.push_back(d);
+    }
     v.push_back(n("busy-reply-threshold", "lua-time-limit", 0,
                   KEEL_REF(scripting_options().busy_reply_threshold), Num::kI64, 0, kLongMax, "5000"));
     v.push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(misc().tracking_table_max_keys),

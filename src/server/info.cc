@@ -14,6 +14,7 @@
 #include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
@@ -285,6 +286,10 @@ std::string Server::info(std::span<const std::string_view> sections) {
     for (int i = 0; i < es.ncodes; i++) {
       line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
     }
+  }
+  if (wanted(sections, "latencystats")) {
+    section("Latencystats");
+    latency_info_section(out);  // commands/latency.cc
   }
   if (wanted(sections, "cluster")) {
     section("Cluster");

@@ -17,6 +17,7 @@
 #include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
@@ -243,6 +244,9 @@ void Server::cron() {
   const int64_t period_us = 1000000 / (o.hz > 0 ? o.hz : 10);
   // Active expiry gets 25% of the cron period, like Redis's slow cycle.
   keyspace().active_expire_cycle(now_us + period_us / 4);
+  if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0)) {
+    latency_add_sample_if_needed("expire-cycle", (monotonic_us() - now_us) / 1000);
+  }
   keyspace().cron(1000);
   // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
