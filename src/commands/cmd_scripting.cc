@@ -17,6 +17,7 @@
 #include "base/time.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
 #include "scripting/lua_engine.h"
@@ -85,7 +86,9 @@ class Host final : public ScriptHost {
     if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
       return out.append("-ERR Wrong number of args calling Redis command from script\r\n");
     }
-    if (c->flags & kNoScript) return out.append("-ERR This Redis command is not allowed from script\r\n");
+    if ((c->flags & kNoScript) && !debug_options().disable_deny_scripts) {  // DEBUG SET-DISABLE-DENY-SCRIPTS
+      return out.append("-ERR This Redis command is not allowed from script\r\n");
+    }
     // Redis counts may-replicate commands (PUBLISH, SPUBLISH) as writes for read-only scripts.
     if ((c->flags & (kWrite | kMayReplicate)) && g_run.read_only) {
       return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");

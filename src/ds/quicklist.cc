@@ -79,7 +79,16 @@ size_t Quicklist::memory_usage(size_t samples) const {
   return n;
 }
 
+namespace {
+size_t g_packed_threshold = kQuicklistDefaultPackedThreshold;
+}  // namespace
+
+void quicklist_set_packed_threshold(size_t bytes) { g_packed_threshold = bytes; }
+
 bool quicklist_is_large_element(size_t len, int fill) {
+  if (KEEL_UNLIKELY(g_packed_threshold != kQuicklistDefaultPackedThreshold)) {
+    return len >= g_packed_threshold;
+  }
   if (fill >= 0) return len > kQuicklistSafetyBytes;
   return len > quicklist_node_limit(fill).bytes;
 }

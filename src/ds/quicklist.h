@@ -39,6 +39,10 @@ QuicklistLimit quicklist_node_limit(int fill);
 bool quicklist_exceeds_limit(int fill, size_t bytes, size_t count);
 // True if an element of `len` bytes gets a plain node of its own.
 bool quicklist_is_large_element(size_t len, int fill);
+// DEBUG QUICKLIST-PACKED-THRESHOLD: while the threshold is not the default (1 GB), an element
+// of at least that many bytes gets a plain node whatever the fill (Redis's packed_threshold).
+inline constexpr size_t kQuicklistDefaultPackedThreshold = size_t{1} << 30;
+void quicklist_set_packed_threshold(size_t bytes);
 
 // The list type's listpack -> quicklist test before adding elements (LPUSH/RPUSH/LINSERT/LSET):
 // `add_bytes` is the sum of the raw lengths of the new elements (not their encoded size) and

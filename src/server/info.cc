@@ -13,6 +13,7 @@
 #include "base/util_random.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/pubsub.h"
@@ -166,8 +167,7 @@ std::string Server::info(std::span<const std::string_view> sections) {
   if (wanted(sections, "memory")) {
     section("Memory");
     const size_t used = used_memory(), rss = rss_memory();
-    static size_t peak = 0;
-    peak = std::max(peak, used);
+    const size_t peak = memory_peak_update(used);  // shared with MEMORY STATS
     const uint64_t sysmem = total_system_memory();
     const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
     line(out, "used_memory:%zu", used);
@@ -245,7 +245,7 @@ std::string Server::info(std::span<const std::string_view> sections) {
     line(out, "role:master");
     line(out, "connected_slaves:0");
     line(out, "master_failover_state:no-failover");
-    line(out, "master_replid:%s", run_id().c_str());
+    line(out, "master_replid:%s", master_replid().c_str());  // DEBUG CHANGE-REPL-ID changes it
     line(out, "master_replid2:0000000000000000000000000000000000000000");
     line(out, "master_repl_offset:0");
     line(out, "second_repl_offset:-1");

@@ -12,10 +12,12 @@
 
 #include "base/glob.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
@@ -271,7 +273,12 @@ void Server::cron() {
       c->close();
     }
   }
-  if (ms - last_trim_ms_ >= 1000) {
+  memory_peak_update(used_memory());  // used_memory_peak / MEMORY STATS peak.allocated
+  // Output buffers give back the capacity the last period did not use; DEBUG REPLYBUFFER sets
+  // the period (NEVER: -1) or stops the trimming.
+  const DebugOptions& dbg = debug_options();
+  if (dbg.reply_buffer_resizing && dbg.reply_buffer_peak_reset_ms >= 0 &&
+      ms - last_trim_ms_ >= dbg.reply_buffer_peak_reset_ms) {
     last_trim_ms_ = ms;
     for (auto& [id, c] : clients_) c->trim_buffers();
   }

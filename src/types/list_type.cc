@@ -122,6 +122,18 @@ struct RegisterListOps {
 
 }  // namespace
 
+bool ListType::quicklist_info(const Object& o, QuicklistInfo* out) {
+  if (is_lp(o)) return false;
+  const Quicklist* q = ql_of(o);
+  out->nodes = q->node_count();
+  out->count = q->count();
+  out->fill = q->fill();
+  out->compressed = q->compress_depth() != 0;
+  out->raw_bytes = 0;
+  q->for_each_node([&](const Quicklist::NodeView& n) { out->raw_bytes += n.bytes; });
+  return true;
+}
+
 Object* ListType::create(std::string_view key) {
   Listpack lp;
   return Object::create_collection(key, Type::kList, Encoding::kListpack, lp.release());
