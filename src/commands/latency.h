@@ -137,6 +137,11 @@ class LatencyMonitor {
     }
   };
 
+  LatencyMonitor() = default;
+  ~LatencyMonitor() { reset({}); }
+  LatencyMonitor(const LatencyMonitor&) = delete;
+  LatencyMonitor& operator=(const LatencyMonitor&) = delete;
+
   void add(std::string_view event, int64_t ms, int64_t now_s);
   const Series* find(std::string_view event) const;
   const std::vector<Series*>& all() const { return series_; }  // creation order
