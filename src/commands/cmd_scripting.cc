@@ -82,7 +82,11 @@ class Host final : public ScriptHost {
   void call(std::span<const std::string_view> args, int resp, Buffer& out) override {
     const CommandSpec* c = resolve_command(args);
     const int argc = static_cast<int>(args.size());
-    if (!c) return out.append("-ERR Unknown Redis command called from script\r\n");
+    // An unknown subcommand of a container is an unknown command here (Redis's lookupCommand
+    // finds nothing), not "unknown subcommand".
+    if (!c || (!c->parent && !c->subcommands.empty() && argc >= 2)) {
+      return out.append("-ERR Unknown Redis command called from script\r\n");
+    }
     if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
       return out.append("-ERR Wrong number of args calling Redis command from script\r\n");
     }

@@ -40,6 +40,10 @@ test "CLUSTER arity and unknown subcommands are checked first" {
     assert_error {ERR unknown subcommand 'foo'. Try CLUSTER HELP.} {r cluster foo}
     # From a script the command runs and gives the same error.
     assert_error {ERR This instance has cluster support disabled*} {r eval {return redis.call('cluster','info')} 0}
+    # An unknown subcommand called from a script is an unknown command there (any container).
+    assert_error {ERR Unknown Redis command called from script*} {r eval {return redis.call('cluster','foo')} 0}
+    assert_error {ERR Unknown Redis command called from script*} {r eval {return redis.call('config','foo')} 0}
+    assert_error {ERR Wrong number of args calling Redis command from script*} {r eval {return redis.call('cluster')} 0}
 }
 
 test "MODULE LIST is empty" {
