@@ -62,7 +62,8 @@ TEST(RequestParserTest, InlineLineWithNulNeverCompletes) {
   // redis-server 7.0.15 (and 7.4: processInlineBuffer looks for the newline with strchr): a NUL
   // before the newline hides it. "SET k a\0b\r\nPING\r\n" gets no reply at all; once more
   // than 64 KB are buffered the connection gets "too big inline request".
-  std::string q("SET k a\0b\r\nPING\r\n", 19);
+  static constexpr char kReq[] = "SET k a\0b\r\nPING\r\n";
+  std::string q(kReq, sizeof(kReq) - 1);
   RequestParser p;
   size_t pos = 0;
   EXPECT_EQ(p.parse(q.data(), q.size(), pos), RequestParser::Result::kNeedMore);
@@ -72,7 +73,8 @@ TEST(RequestParserTest, InlineLineWithNulNeverCompletes) {
   EXPECT_EQ(p.error(), "Protocol error: too big inline request");
 
   // A NUL after the newline belongs to the next line: the first command runs.
-  std::string q2("PING\r\n\0\r\n", 9);
+  static constexpr char kReq2[] = "PING\r\n\0\r\n";
+  std::string q2(kReq2, sizeof(kReq2) - 1);
   RequestParser p2;
   pos = 0;
   ASSERT_EQ(p2.parse(q2.data(), q2.size(), pos), RequestParser::Result::kCommand);
