@@ -27,6 +27,7 @@ void latency_options_changed() {
   g_latency_hook.threshold_us = o.monitor_threshold_ms > 0 ? o.monitor_threshold_ms * 1000 : 0;
   // A threshold so large that ms * 1000 overflows can never be reached: leave the monitor off.
   if (o.monitor_threshold_ms > INT64_MAX / 1000) g_latency_hook.threshold_us = 0;
+  g_latency_hook.monitor_from_us = g_latency_hook.threshold_us > 0 ? g_latency_hook.threshold_us : INT64_MAX;
   g_latency_hook.on = g_latency_hook.tracking || g_latency_hook.threshold_us > 0;
 }
 
@@ -105,9 +106,15 @@ uint64_t lowest_value_of_index(int i) {
 
 }  // namespace
 
+uint64_t LatencyHistogram::total() const {
+  uint64_t n = 0;
+  for (uint64_t c : counts_) n += c;
+  return n;
+}
+
 uint64_t LatencyHistogram::value_at_percentile_ns(double p) const {
   const double req = p < 100.0 ? p : 100.0;
-  uint64_t want = static_cast<uint64_t>(req / 100.0 * static_cast<double>(total_) + 0.5);
+  uint64_t want = static_cast<uint64_t>(req / 100.0 * static_cast<double>(total()) + 0.5);
   if (want < 1) want = 1;
   uint64_t running = 0;
   for (int s = 0; s < kSlots; s++) {
@@ -123,10 +130,11 @@ uint64_t LatencyHistogram::value_at_percentile_ns(double p) const {
 
 std::vector<std::pair<uint64_t, uint64_t>> LatencyHistogram::log_buckets() const {
   std::vector<std::pair<uint64_t, uint64_t>> out;
+  const uint64_t total_count = total();
   uint64_t running = 0;
   int s = 0;
   // Each step covers the values up to and including the bucket of 1024 << k ns.
-  for (int k = 0; running < total_ && k < 40; k++) {
+  for (int k = 0; running < total_count && k < 40; k++) {
     const uint64_t level = uint64_t{1024} << k;
     const int level_index = hdr_index(level);
     uint64_t added = 0;
@@ -145,6 +153,8 @@ LatencyHistogram& latency_histogram_for(const CommandSpec& c) {
   }
   return *c.stats->latency;
 }
+
+void latency_record_first(const CommandSpec& c, int64_t us) { latency_histogram_for(c).record(us); }
 
 void latency_histogram_free(CommandStats& st) {
   if (st.latency == nullptr) return;

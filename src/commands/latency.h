@@ -13,6 +13,7 @@
 // Dispatch calls latency_after_command() once per executed command; with latency-tracking off
 // and the monitor off that is one predictable branch.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -38,47 +39,68 @@ bool latency_set_percentiles(std::span<const std::string_view> args, std::string
 std::string latency_percentiles_text();  // as CONFIG GET prints it ("50 99 99.9")
 
 // ---- per-command histograms ----------------------------------------------------------------
+namespace latency_detail {
+// HdrHistogram's counts index for 2 significant digits and unit 1 (sub-buckets of 256, the
+// upper half of each doubling).
+constexpr int hdr_index(uint64_t v) {
+  const int bucket = (63 - __builtin_clzll(v | 255)) - 7;
+  const int sub = static_cast<int>(v >> bucket);
+  return ((bucket + 1) << 7) + sub - 128;
+}
+inline constexpr int kFirstIndex = 506;  // Hdr counts index of 1000 ns
+inline constexpr int kLastIndex = 3054;  // Hdr counts index of 1e9 ns
+// Slot 0 holds durations of 0 us (recorded as 1 ns); slots 1.. the buckets from the one
+// holding 1000 ns to the one holding 1e9 ns.
+constexpr int slot_of_us(int64_t us) {
+  if (us <= 0) return 0;
+  const uint64_t ns = us >= 1000000 ? 1000000000ull : static_cast<uint64_t>(us) * 1000;
+  return hdr_index(ns) - kFirstIndex + 1;
+}
+// Durations under kFastUs microseconds (nearly every command) find their slot in a table.
+inline constexpr int kFastUs = 1024;
+struct FastSlots {
+  uint16_t slot[kFastUs];
+  constexpr FastSlots() : slot() {
+    for (int us = 0; us < kFastUs; us++) slot[us] = static_cast<uint16_t>(slot_of_us(us));
+  }
+};
+inline constexpr FastSlots kFastSlots{};
+}  // namespace latency_detail
+
 class LatencyHistogram {
  public:
-  // Slot 0 holds durations of 0 us (recorded as 1 ns); slots 1.. the HdrHistogram buckets from
-  // the one holding 1000 ns to the one holding 1e9 ns.
-  static constexpr int kFirstIndex = 506;   // Hdr counts index of 1000 ns
-  static constexpr int kLastIndex = 3054;   // Hdr counts index of 1e9 ns
+  static constexpr int kFirstIndex = latency_detail::kFirstIndex;
+  static constexpr int kLastIndex = latency_detail::kLastIndex;
   static constexpr int kSlots = kLastIndex - kFirstIndex + 2;
 
-  void record(int64_t us) {
-    counts_[slot_of_us(us)]++;
-    total_++;
-  }
-  uint64_t total() const { return total_; }
-  // HdrHistogram's value_at_percentile, in nanoseconds (the highest value of the bucket).
+  // One counter increment; the total is summed when asked for (INFO, LATENCY HISTOGRAM).
+  void record(int64_t us) { counts_[slot_of_us(us)]++; }
+  uint64_t total() const;
+  // HdrHistogram's value_at_percentile, in nanoseconds (the highest value of the bucket; the
+  // lowest for the 0th percentile).
   uint64_t value_at_percentile_ns(double p) const;
   // LATENCY HISTOGRAM's buckets: (upper bound in us, cumulative count) for every power-of-two
   // step from 1 us that gained counts.
   std::vector<std::pair<uint64_t, uint64_t>> log_buckets() const;
 
   static int slot_of_us(int64_t us) {
-    if (us <= 0) return 0;
-    const uint64_t ns = us >= 1000000 ? 1000000000ull : static_cast<uint64_t>(us) * 1000;
-    return hdr_index(ns) - kFirstIndex + 1;
+    if (KEEL_LIKELY(static_cast<uint64_t>(us) < latency_detail::kFastUs)) {
+      return latency_detail::kFastSlots.slot[us];
+    }
+    return latency_detail::slot_of_us(us);
   }
-  // HdrHistogram's counts index for 2 significant digits and unit 1 (sub-buckets of 256, the
-  // upper half of each doubling).
-  static int hdr_index(uint64_t v) {
-    const int bucket = (63 - __builtin_clzll(v | 255)) - 7;
-    const int sub = static_cast<int>(v >> bucket);
-    return ((bucket + 1) << 7) + sub - 128;
-  }
+  static constexpr int hdr_index(uint64_t v) { return latency_detail::hdr_index(v); }
   // The highest value (ns) in the bucket of counts index i.
   static uint64_t highest_value_of_index(int i);
 
  private:
-  uint64_t total_ = 0;
   uint64_t counts_[kSlots] = {};
 };
 
 // Histogram of command row c, created on first use.
 LatencyHistogram& latency_histogram_for(const CommandSpec& c);
+// The first sample of a command row: creates its histogram, then records (out of line).
+[[gnu::cold, gnu::noinline]] void latency_record_first(const CommandSpec& c, int64_t us);
 // Frees the histograms of these rows (CONFIG RESETSTAT).
 void latency_histogram_free(CommandStats& st);
 
@@ -87,7 +109,8 @@ void latency_histogram_free(CommandStats& st);
 struct LatencyHookState {
   bool on = true;  // tracking || monitor_threshold_ms > 0
   bool tracking = true;
-  int64_t threshold_us = 0;  // monitor threshold in us; 0 = off
+  int64_t threshold_us = 0;          // monitor threshold in us; 0 = off
+  int64_t monitor_from_us = INT64_MAX;  // threshold_us, or never when the monitor is off
 };
 extern constinit LatencyHookState g_latency_hook;
 
@@ -98,10 +121,13 @@ inline void latency_after_command(const CommandSpec& c, int64_t duration_us) {
   if (KEEL_LIKELY(!g_latency_hook.on)) return;
   if (g_latency_hook.tracking) {
     LatencyHistogram* h = c.stats->latency;
-    if (KEEL_UNLIKELY(h == nullptr)) h = &latency_histogram_for(c);
-    h->record(duration_us);
+    if (KEEL_LIKELY(h != nullptr)) {
+      h->record(duration_us);
+    } else {
+      latency_record_first(c, duration_us);
+    }
   }
-  if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0) && duration_us >= g_latency_hook.threshold_us) {
+  if (KEEL_UNLIKELY(duration_us >= g_latency_hook.monitor_from_us)) {
     latency_monitor_command(c, duration_us);
   }
 }
