@@ -273,7 +273,13 @@ void Server::cron() {
       c->close();
     }
   }
-  memory_peak_update(used_memory());  // used_memory_peak / MEMORY STATS peak.allocated
+  // used_memory_peak / MEMORY STATS peak.allocated, once a second (reading jemalloc's
+  // statistics refreshes them all: too costly for every tick).
+  static int64_t last_peak_ms = 0;
+  if (ms - last_peak_ms >= 1000) {
+    last_peak_ms = ms;
+    memory_peak_update(used_memory());
+  }
   // Output buffers give back the capacity the last period did not use; DEBUG REPLYBUFFER sets
   // the period (NEVER: -1) or stops the trimming.
   const DebugOptions& dbg = debug_options();
