@@ -9,6 +9,7 @@
 
 #include "base/hash.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
 #include "commands/command_table.h"
@@ -128,6 +129,7 @@ int main(int argc, char** argv) {
   pubsub_init();  // keyspace notifications publish through pub/sub
   Server srv;
   set_server_api(&srv);
+  memory_mark_startup();  // MEMORY STATS startup.allocated: before any data is loaded
   crash_report_install(&srv);  // fatal signals and failed assertions write a bug report
   LOG_NOTICE("oO0OoO0OoO0Oo Keel is starting oO0OoO0OoO0Oo");
   LOG_NOTICE("Keel version=%s, redis_compat=%s, bits=64, pid=%d, just started", kKeelVersion,

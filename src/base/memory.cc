@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #ifndef KEEL_NO_JEMALLOC
-#include <jemalloc/jemalloc.h>
+#include <jemalloc/jemalloc.h>  // also declares malloc_usable_size
 #else
 #include <malloc.h>
 #if defined(__SANITIZE_ADDRESS__)
@@ -83,6 +83,74 @@ void* resize_block(void* block, size_t old_size, size_t new_size) {
   (void)old_size;
 #endif
   return std::realloc(block, new_size);
+}
+
+size_t allocation_size(const void* block) {
+  if (block == nullptr) return 0;
+  // With jemalloc linked this is jemalloc's malloc_usable_size (the block's size class).
+  return malloc_usable_size(const_cast<void*>(block));
+}
+
+namespace {
+size_t g_startup_memory = 0;
+size_t g_peak_memory = 0;
+}  // namespace
+
+void memory_mark_startup() { g_startup_memory = used_memory(); }
+size_t memory_startup() { return g_startup_memory; }
+
+size_t memory_peak_update(size_t used) {
+  if (used > g_peak_memory) g_peak_memory = used;
+  return g_peak_memory;
+}
+
+AllocatorStats allocator_stats() {
+  AllocatorStats st;
+#ifndef KEEL_NO_JEMALLOC
+  uint64_t epoch = 1;
+  size_t sz = sizeof(epoch);
+  mallctl("epoch", &epoch, &sz, &epoch, sz);
+  auto get = [](const char* name, size_t* out) {
+    size_t len = sizeof(*out);
+    if (mallctl(name, out, &len, nullptr, 0) != 0) *out = 0;
+  };
+  get("stats.allocated", &st.allocated);
+  get("stats.active", &st.active);
+  get("stats.resident", &st.resident);
+  get("stats.retained", &st.retained);
+  size_t pmuzzy = 0;
+  char name[64];
+  snprintf(name, sizeof(name), "stats.arenas.%u.pmuzzy", static_cast<unsigned>(MALLCTL_ARENAS_ALL));
+  get(name, &pmuzzy);
+  st.muzzy = pmuzzy * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+#else
+  st.allocated = used_memory();
+  st.active = st.allocated;
+  st.resident = rss_memory();
+#endif
+  return st;
+}
+
+std::string allocator_report() {
+#ifndef KEEL_NO_JEMALLOC
+  std::string out;
+  malloc_stats_print(
+      [](void* ctx, const char* text) { static_cast<std::string*>(ctx)->append(text); }, &out,
+      nullptr);
+  return out;
+#else
+  return "Stats not supported for the current allocator";
+#endif
+}
+
+bool allocator_purge() {
+#ifndef KEEL_NO_JEMALLOC
+  char name[64];
+  snprintf(name, sizeof(name), "arena.%u.purge", static_cast<unsigned>(MALLCTL_ARENAS_ALL));
+  return mallctl(name, nullptr, nullptr, nullptr, 0) == 0;
+#else
+  return true;
+#endif
 }
 
 }  // namespace keel

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace keel {
 
@@ -19,5 +20,27 @@ size_t usable_size_of_new(void* block, size_t request);
 // listpack that grows or shrinks by a few bytes per push or pop then costs no allocator call.
 // Sanitizer builds always realloc, so ASan checks accesses against the exact size.
 void* resize_block(void* block, size_t old_size, size_t new_size);
+
+// ---- MEMORY USAGE / STATS / MALLOC-STATS / PURGE ------------------------------------------
+// Bytes the allocator reserved for a live block (its size class); 0 for null.
+size_t allocation_size(const void* block);
+// used_memory() when the server finished starting (before loading data): MEMORY STATS'
+// startup.allocated.
+void memory_mark_startup();
+size_t memory_startup();
+// Raises the recorded peak to `used` if higher; returns the peak (INFO used_memory_peak).
+size_t memory_peak_update(size_t used);
+struct AllocatorStats {
+  size_t allocated = 0;  // bytes in live allocations
+  size_t active = 0;     // bytes of pages holding them
+  size_t resident = 0;   // bytes of resident pages the allocator maps (metadata included)
+  size_t muzzy = 0;      // bytes of purged-lazily (MADV_FREE) pages
+  size_t retained = 0;   // virtual memory kept mapped but returned to the OS
+};
+AllocatorStats allocator_stats();  // refreshes jemalloc's statistics first
+// The allocator's own report (jemalloc's malloc_stats_print), or a one-line note without it.
+std::string allocator_report();
+// Returns unused dirty pages of every arena to the OS; false when the allocator refused.
+bool allocator_purge();
 
 }  // namespace keel

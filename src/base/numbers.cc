@@ -250,6 +250,13 @@ size_t format_double_shortest(double v, char* buf) {
     const auto i = static_cast<int64_t>(v);
     if (static_cast<double>(i) == v) return format_int64(i, buf);
   }
+  return format_double_fpconv(v, buf);
+}
+
+size_t format_double_fpconv(double v, char* buf) {
+  if (std::isnan(v)) return put_chars(buf, "nan", 3);
+  if (std::isinf(v)) return v < 0 ? put_chars(buf, "-inf", 4) : put_chars(buf, "inf", 3);
+  if (v == 0) return std::signbit(v) ? put_chars(buf, "-0", 2) : put_chars(buf, "0", 1);
 
   // Shortest round-trip digits from to_chars (Ryu). Redis's fpconv uses Grisu2, which is not
   // always shortest: measured over 2M doubles, it differs for ~0.11% of random bit patterns

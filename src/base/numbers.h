@@ -64,6 +64,9 @@ size_t format_double_g17(double v, char* buf);
 //   "12345678901234568000000".
 // See numbers.cc for the layout rules and the one known divergence. Returns length (<= 25).
 size_t format_double_shortest(double v, char* buf);
+// fpconv_dtoa() alone, without d2string's integer path: 1e8 -> "1e+8", 16 -> "16", -0 -> "-0"
+// (DEBUG DIGEST hashes zset scores in this form). Same buffer rules as above.
+size_t format_double_fpconv(double v, char* buf);
 // INCRBYFLOAT / HINCRBYFLOAT result text (Redis ld2string LD_STR_HUMAN): "%.17Lf", then trailing
 // zeros and a trailing '.' removed, "-0" -> "0"; +-inf -> "inf"/"-inf". Writes at most `cap`
 // bytes including a terminating NUL and returns the length, or 0 if it does not fit

@@ -4,7 +4,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,15 +17,23 @@
 #include "base/assert.h"
 #include "base/crash.h"
 #include "base/glob.h"
+#include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "base/util_random.h"
+#include "ds/listpack.h"
+#include "ds/quicklist.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
+#include "persistence/rdb_save.h"
+#include "types/list_type.h"
 
 namespace keel {
 
@@ -56,6 +66,12 @@ void debug_unknown(CommandContext& cx) {
   cx.reply().error_fmt(
       "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
       std::string(cx.arg(1)).c_str());
+}
+
+// 0|1 arguments are read as Redis's atoi: anything non-numeric is 0.
+bool flag_arg(std::string_view s) {
+  int64_t v;
+  return parse_int64(s, &v) && v != 0;
 }
 
 // Redis parses DEBUG POPULATE counts with getPositiveLongFromObjectOrReply: any non-number or
@@ -95,32 +111,157 @@ void debug_populate(CommandContext& cx) {
   cx.reply().ok();
 }
 
-// Rough RDB size of a value for DEBUG OBJECT's serializedlength (exact only for strings).
+// DEBUG OBJECT's serializedlength: the bytes the value takes in an RDB file (Redis's
+// rdbSavedObjectLen), measured by serializing it as DUMP does, without DUMP's type byte,
+// version and checksum.
 size_t serialized_length(const Object* o) {
-  if (o->type() == Type::kString) {
-    if (o->is_int()) {
-      int64_t v = o->int_value();
-      if (v >= -128 && v <= 127) return 2;
-      if (v >= -32768 && v <= 32767) return 3;
-      if (v >= INT32_MIN && v <= INT32_MAX) return 5;
-    }
-    size_t len = o->string_length();
-    size_t hdr = len < 64 ? 1 : len < 16384 ? 2 : len <= UINT32_MAX ? 5 : 9;
-    return hdr + len;
-  }
-  return static_cast<size_t>(object_length(o)) * 8 + 1;
+  const PersistenceOptions& po = persistence_options();
+  const std::string payload = rdb_dump_payload(*o, po.rdb_version, po.rdbcompression);
+  return payload.size() > 11 ? payload.size() - 11 : 0;
 }
 
+// DEBUG OBJECT key: Redis's one-line layout; quicklists add ql_* fields. refcount is what
+// Redis would have (2147483647 for its shared integers 0..9999), as OBJECT REFCOUNT answers.
 void debug_object(CommandContext& cx) {
   const Object* o = cx.db().peek(cx.key(2));
   if (!o) return cx.reply().error(kErrNoSuchKey);
   const uint32_t idle = g_clock.lru_clock >= o->lru() ? g_clock.lru_clock - o->lru() : 0;
-  char buf[256];
+  const bool shared = o->type() == Type::kString && o->is_int() && o->int_value() >= 0 &&
+                      o->int_value() < 10000;
+  char extra[160] = "";
+  ListType::QuicklistInfo q;
+  if (o->type() == Type::kList && ListType::quicklist_info(*o, &q)) {
+    snprintf(extra, sizeof(extra),
+             " ql_nodes:%zu ql_avg_node:%.2f ql_listpack_max:%d ql_compressed:%d "
+             "ql_uncompressed_size:%zu",
+             q.nodes, q.nodes ? double(q.count) / double(q.nodes) : 0.0, q.fill,
+             q.compressed ? 1 : 0, q.raw_bytes);
+  }
+  char buf[384];
   snprintf(buf, sizeof(buf),
-           "Value at:%p refcount:1 encoding:%s serializedlength:%zu lru:%u lru_seconds_idle:%u",
-           static_cast<const void*>(o), encoding_name(o->encoding()), serialized_length(o),
-           o->lru() & 0xFFFFFF, idle);
+           "Value at:%p refcount:%d encoding:%s serializedlength:%zu lru:%u lru_seconds_idle:%u%s",
+           static_cast<const void*>(o), shared ? INT_MAX : 1, encoding_name(o->encoding()),
+           serialized_length(o), o->lru() & 0xFFFFFF, idle, extra);
   cx.reply().simple(buf);
+}
+
+// DEBUG LISTPACK key: prints the listpack's entries on stdout (as Redis does) and says so.
+void debug_listpack(CommandContext& cx) {
+  const Object* o = cx.db().peek(cx.key(2));
+  if (!o) return cx.reply().error(kErrNoSuchKey);
+  if (o->encoding() != Encoding::kListpack) return cx.reply().error("ERR Not a listpack encoded object.");
+  const ListpackView lp(o->ptr());
+  printf("{listpack %zu bytes, %zu entries}\n", lp->bytes(), lp->size());
+  size_t i = 0;
+  for (LpPos p = lp->first(); p != kLpNone; p = lp->next(p), i++) {
+    const LpEntry e = lp->get(p);
+    if (e.is_int) {
+      printf("  [%zu] int %lld (%zu bytes)\n", i, static_cast<long long>(e.ival), lp->entry_bytes(p));
+    } else {
+      printf("  [%zu] str %.*s (%zu bytes)\n", i, static_cast<int>(std::min<size_t>(e.sval.size(), 40)),
+             e.sval.data(), lp->entry_bytes(p));
+    }
+  }
+  printf("{end}\n");
+  fflush(stdout);
+  cx.reply().simple("Listpack structure printed on stdout");
+}
+
+// Redis's memtoull: digits and an optional unit (b, k, kb, m, mb, g, gb; case-insensitive).
+bool parse_memory_value(std::string_view s, uint64_t* out) {
+  size_t digits = 0;
+  while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') digits++;
+  if (digits == 0) return false;
+  const std::string_view unit = s.substr(digits);
+  uint64_t mul = 1;
+  if (unit.empty() || equals_nocase(unit, "b")) {
+    mul = 1;
+  } else if (equals_nocase(unit, "k")) {
+    mul = 1000;
+  } else if (equals_nocase(unit, "kb")) {
+    mul = 1024;
+  } else if (equals_nocase(unit, "m")) {
+    mul = 1000 * 1000;
+  } else if (equals_nocase(unit, "mb")) {
+    mul = 1024 * 1024;
+  } else if (equals_nocase(unit, "g")) {
+    mul = 1000ull * 1000 * 1000;
+  } else if (equals_nocase(unit, "gb")) {
+    mul = 1024ull * 1024 * 1024;
+  } else {
+    return false;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < digits; i++) {
+    const uint64_t d = static_cast<uint64_t>(s[i] - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  if (v > UINT64_MAX / mul) return false;
+  *out = v * mul;
+  return true;
+}
+
+// DEBUG QUICKLIST-PACKED-THRESHOLD size: elements of at least `size` bytes get a plain quicklist
+// node of their own (0 restores the default, 1 GB, under which the node limit decides).
+void debug_quicklist_packed_threshold(CommandContext& cx) {
+  uint64_t sz;
+  if (!parse_memory_value(cx.arg(2), &sz) || sz > (1ull << 32) - (1ull << 20)) {
+    return cx.reply().error("ERR argument must be a memory value bigger than 1 and smaller than 4gb");
+  }
+  quicklist_set_packed_threshold(sz == 0 ? kQuicklistDefaultPackedThreshold : sz);
+  cx.reply().ok();
+}
+
+// DEBUG STRINGMATCH-LEN: random patterns and strings through the glob matcher (a crash or hang
+// here is the failure; a matcher that returns is a pass).
+void debug_stringmatch_fuzz(CommandContext& cx) {
+  char pat[32], str[32];
+  for (int i = 0; i < 100000; i++) {
+    const size_t plen = random_u64() % sizeof(pat), slen = random_u64() % sizeof(str);
+    for (size_t j = 0; j < plen; j++) pat[j] = static_cast<char>(random_u64() % 128);
+    for (size_t j = 0; j < slen; j++) str[j] = static_cast<char>(random_u64() % 128);
+    (void)glob_match({pat, plen}, {str, slen}, (random_u64() & 1) != 0);
+  }
+  cx.reply().simple("Apparently Redis did not crash: test passed");
+}
+
+// DEBUG REPLYBUFFER PEAK-RESET-TIME <NEVER|RESET|ms> / RESIZING <0|1>.
+void debug_replybuffer(CommandContext& cx) {
+  DebugOptions& o = debug_options();
+  if (cx.is_arg(2, "peak-reset-time")) {
+    if (cx.is_arg(3, "never")) {
+      o.reply_buffer_peak_reset_ms = -1;
+    } else if (cx.is_arg(3, "reset")) {
+      o.reply_buffer_peak_reset_ms = DebugOptions::kDefaultPeakResetMs;
+    } else {
+      int64_t ms;
+      if (!cx.int_arg(3, &ms)) return;
+      o.reply_buffer_peak_reset_ms = ms;
+    }
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(2, "resizing")) {
+    o.reply_buffer_resizing = flag_arg(cx.arg(3));
+    return cx.reply().ok();
+  }
+  debug_unknown(cx);
+}
+
+// DEBUG ERROR text: an error reply with exactly that text (no "ERR" added; CR/LF become spaces).
+void debug_error(CommandContext& cx) {
+  std::string text(cx.arg(2));
+  for (char& ch : text) {
+    if (ch == '\r' || ch == '\n') ch = ' ';
+  }
+  cx.reply().error(text);
+}
+
+// DEBUG DIGEST-VALUE key ...: one digest per key (40 zeros for a missing key). The keys are
+// looked at as they are in memory, logically expired or not, as in Redis.
+void debug_digest_value(CommandContext& cx) {
+  cx.reply().array(cx.argc() - 2);
+  for (size_t i = 2; i < cx.argc(); i++) cx.reply().simple(digest_value_hex(cx.db().peek(cx.key(i))));
 }
 
 void debug_keysizes_check(CommandContext& cx) {
@@ -193,12 +334,6 @@ void debug_protocol(CommandContext& cx) {
       "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
 }
 
-// 0|1 arguments are read as Redis's atoi: anything non-numeric is 0.
-bool flag_arg(std::string_view s) {
-  int64_t v;
-  return parse_int64(s, &v) && v != 0;
-}
-
 // DEBUG SEGFAULT: a write to a read-only page (a compiler cannot see it is invalid, unlike a
 // write through a null pointer, and it faults in any build).
 [[noreturn]] void debug_segfault() {
@@ -248,6 +383,15 @@ void cmd_debug(CommandContext& cx) {
     return reply_help(
         cx, "DEBUG",
         {"ASSERT", "    Crash by assertion failed.",
+         "CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
+         "    Dangerous: should be used only for testing the replication subsystem.",
+         "DIGEST", "    Output a hex signature representing the current DB content.",
+         "DIGEST-VALUE <key> [<key> ...]",
+         "    Output a hex signature of the values of all the specified keys.",
+         "ERROR <string>",
+         "    Return a Redis protocol error with <string> as message. Useful for clients",
+         "    unit tests to simulate Redis errors.",
+         "LOG <message>", "    Write <message> to the server log.",
          "KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
          "KEYSIZES-HIST-ASSERT <0|1>",
          "    When 1, check the KEYSIZES histograms after every command and abort on a mismatch.",
@@ -275,7 +419,19 @@ void cmd_debug(CommandContext& cx) {
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed. Setting it to 1 reenables back the default.",
-         "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed."});
+         "QUICKLIST-PACKED-THRESHOLD <size>",
+         "    Sets the threshold for elements to be inserted as plain vs packed nodes",
+         "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
+         "SET-DISABLE-DENY-SCRIPTS <0|1>",
+         "    Setting it to 1 lets scripts call commands that are flagged noscript.",
+         "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed.",
+         "STRINGMATCH-LEN", "    Run a fuzz tester against the stringmatchlen() function.",
+         "LISTPACK <key>", "    Show low level info about the listpack encoding of <key>.",
+         "REPLYBUFFER PEAK-RESET-TIME <NEVER||RESET|time>",
+         "    Sets the time (in milliseconds) to wait between client reply buffer peak resets.",
+         "    In case NEVER is provided the last observed peak will never be reset",
+         "    In case RESET is provided the peak reset time will be restored to the default value",
+         "REPLYBUFFER RESIZING <0|1>", "    Enable or disable the reply buffer resize cron job"});
   }
   // Crash tests of the bug report (base/crash.h). Like Redis, extra arguments are ignored.
   if (cx.is_arg(1, "segfault")) debug_segfault();
@@ -311,6 +467,31 @@ void cmd_debug(CommandContext& cx) {
   if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
   if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
   if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);
+  if (cx.is_arg(1, "log") && argc == 3) {
+    LOG_WARNING("DEBUG LOG: %s", std::string(cx.arg(2)).c_str());
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "digest") && argc == 2) return cx.reply().simple(digest_dataset_hex());
+  if (cx.is_arg(1, "digest-value")) return debug_digest_value(cx);
+  if (cx.is_arg(1, "listpack") && argc == 3) return debug_listpack(cx);
+  if (cx.is_arg(1, "quicklist-packed-threshold") && argc == 3) {
+    return debug_quicklist_packed_threshold(cx);
+  }
+  // STRINGMATCH-LEN (Redis 7.2+); 7.0 called it STRINGMATCH-TEST.
+  if ((cx.is_arg(1, "stringmatch-len") || cx.is_arg(1, "stringmatch-test")) && argc == 2) {
+    return debug_stringmatch_fuzz(cx);
+  }
+  if (cx.is_arg(1, "replybuffer") && argc == 4) return debug_replybuffer(cx);
+  if (cx.is_arg(1, "set-disable-deny-scripts") && argc == 3) {
+    debug_options().disable_deny_scripts = flag_arg(cx.arg(2));
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "change-repl-id") && argc == 2) {
+    LOG_WARNING("Changing replication IDs after receiving DEBUG change-repl-id");
+    change_master_replid();
+    return cx.reply().ok();
+  }
+  if (cx.is_arg(1, "error") && argc == 3) return debug_error(cx);
   if (cx.is_arg(1, "reload")) {
     for (size_t i = 2; i < argc; i++) {
       if (!cx.is_arg(i, "merge") && !cx.is_arg(i, "noflush") && !cx.is_arg(i, "nosave")) {

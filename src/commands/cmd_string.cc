@@ -365,7 +365,9 @@ void cmd_getrange(CommandContext& cx) {
   if (start < 0) start += len;
   if (end < 0) end += len;
   if (start < 0) start = 0;
-  if (end < 0) end = 0;
+  // Redis 8.0: a negative end that still points before the string gives "" (7.x clamped it to 0
+  // and returned the first byte).
+  if (end < 0) return cx.reply().bulk("");
   if (end >= len) end = len - 1;
   if (start > end || len == 0) return cx.reply().bulk("");
   cx.reply().bulk(s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1)));

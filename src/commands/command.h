@@ -65,12 +65,15 @@ enum AclCategory : uint32_t {
   kAclAdmin = 1u << 14,  // @admin for commands without the admin flag (LASTSAVE)
 };
 
+class LatencyHistogram;
+
 // Per-command statistics (INFO commandstats); one per table row, owned by the command table.
 struct CommandStats {
   uint64_t calls = 0;
   uint64_t usec = 0;
   uint64_t rejected_calls = 0;
   uint64_t failed_calls = 0;
+  LatencyHistogram* latency = nullptr;  // latency-tracking (commands/latency.h), lazily created
 };
 
 struct CommandSpec {

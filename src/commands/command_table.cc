@@ -8,6 +8,7 @@
 
 #include "base/assert.h"
 #include "commands/batch_prefetch.h"
+#include "commands/latency.h"
 
 namespace keel {
 namespace {
@@ -104,6 +105,9 @@ void init_command_table() {
            zset_commands(),
            scripting_commands(),
            persistence_commands(),
+           standalone_commands(),
+           memory_commands(),
+           latency_commands(),
        }) {
     add_stats(family, nullptr);
     for (CommandSpec& c : family) g_table.commands.push_back(&c);
@@ -153,6 +157,7 @@ const std::vector<CommandSpec*>& all_commands() { return g_table.commands; }
 void reset_command_stats() {
   auto reset = [](auto& self, std::span<CommandSpec> rows) -> void {
     for (CommandSpec& c : rows) {
+      latency_histogram_free(*c.stats);
       *c.stats = CommandStats{};
       if (!c.subcommands.empty()) self(self, c.subcommands);
     }

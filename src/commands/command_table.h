@@ -24,6 +24,9 @@ std::span<CommandSpec> hash_commands();
 std::span<CommandSpec> set_commands();
 std::span<CommandSpec> zset_commands();
 std::span<CommandSpec> persistence_commands();
+std::span<CommandSpec> standalone_commands();  // ROLE CLUSTER MODULE
+std::span<CommandSpec> memory_commands();      // MEMORY
+std::span<CommandSpec> latency_commands();     // LATENCY
 // Lets persistence/ list and load FUNCTION libraries (cmd_persistence.cc); call at start-up.
 void install_persistence_hooks();
 

@@ -13,6 +13,7 @@
 #include "base/time.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
+#include "commands/latency.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
@@ -93,6 +94,7 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
                                                int64_t duration, bool failed) {
   c.stats->calls++;
   c.stats->usec += static_cast<uint64_t>(duration);
+  latency_after_command(c, duration);  // latency-tracking histograms, latency monitor
   if (failed) c.stats->failed_calls++;
   dispatch_stats().total_commands_processed++;
   const CommandOptions& opts = command_options();

@@ -67,6 +67,11 @@ class ServerApi {
   // unblocked; the server runs the commands it had pipelined behind the blocking one (later,
   // never from inside the caller's stack).
   virtual void resume_session(Session&) {}
+
+  // MEMORY STATS / DOCTOR: bytes held by the client connections (structures, query and output
+  // buffers), the way Redis's clients.normal counts them.
+  virtual size_t clients_memory() const { return 0; }
+  virtual size_t client_count() const { return 0; }
 };
 
 }  // namespace keel

@@ -417,6 +417,12 @@ class HashTable {
 
   // Buckets in both tables (not counting overflow children).
   size_t bucket_count() const { return t_[0].n + t_[1].n; }
+  // While rehashing, the bytes of the old bucket array not yet given back (MEMORY STATS).
+  size_t rehashing_memory() const {
+    if (!resizing()) return 0;
+    const size_t old_bytes = t_[0].n * sizeof(Bucket);
+    return old_bytes > released_ ? old_bytes - released_ : 0;
+  }
   // Bytes of table memory: bucket arrays and overflow buckets, not the entries.
   size_t memory_usage() const {
     return (t_[0].n + t_[1].n + children_) * sizeof(Bucket) + (t_[0].raw ? 64 : 0) +

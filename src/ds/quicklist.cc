@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "base/assert.h"
+#include "base/memory.h"
 
 namespace keel {
 namespace {
@@ -67,7 +68,27 @@ bool quicklist_exceeds_limit(int fill, size_t bytes, size_t count) {
   return count > l.count;
 }
 
+size_t Quicklist::memory_usage(size_t samples) const {
+  size_t n = allocation_size(this);
+  size_t bytes = 0, elements = 0, seen = 0;
+  for (const Node* x = head_; x != nullptr && (samples == 0 || seen < samples); x = x->next, seen++) {
+    bytes += allocation_size(x) + allocation_size(x->data);
+    elements += x->count;
+  }
+  if (elements > 0) n += static_cast<size_t>(double(bytes) / double(elements) * double(count_));
+  return n;
+}
+
+namespace {
+size_t g_packed_threshold = kQuicklistDefaultPackedThreshold;
+}  // namespace
+
+void quicklist_set_packed_threshold(size_t bytes) { g_packed_threshold = bytes; }
+
 bool quicklist_is_large_element(size_t len, int fill) {
+  if (KEEL_UNLIKELY(g_packed_threshold != kQuicklistDefaultPackedThreshold)) {
+    return len >= g_packed_threshold;
+  }
   if (fill >= 0) return len > kQuicklistSafetyBytes;
   return len > quicklist_node_limit(fill).bytes;
 }

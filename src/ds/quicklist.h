@@ -39,6 +39,10 @@ QuicklistLimit quicklist_node_limit(int fill);
 bool quicklist_exceeds_limit(int fill, size_t bytes, size_t count);
 // True if an element of `len` bytes gets a plain node of its own.
 bool quicklist_is_large_element(size_t len, int fill);
+// DEBUG QUICKLIST-PACKED-THRESHOLD: while the threshold is not the default (1 GB), an element
+// of at least that many bytes gets a plain node whatever the fill (Redis's packed_threshold).
+inline constexpr size_t kQuicklistDefaultPackedThreshold = size_t{1} << 30;
+void quicklist_set_packed_threshold(size_t bytes);
 
 // The list type's listpack -> quicklist test before adding elements (LPUSH/RPUSH/LINSERT/LSET):
 // `add_bytes` is the sum of the raw lengths of the new elements (not their encoded size) and
@@ -149,6 +153,10 @@ class Quicklist {
   // Moves the single node's listpack out; the quicklist is left empty. Requires
   // can_convert_to_listpack(false) or an empty quicklist (which gives an empty listpack).
   Listpack take_listpack();
+
+  // MEMORY USAGE: this structure plus its nodes, estimated from the first `samples` nodes
+  // (0 = all) scaled by elements, as Redis does: (their bytes / their elements) * count().
+  size_t memory_usage(size_t samples) const;
 
   // RDB load: appends a whole node.
   void append_listpack_node(Listpack&& lp);

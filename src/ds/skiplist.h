@@ -197,6 +197,7 @@ class Skiplist {
   void clear();
   // Bytes malloc'd for `node` (header, levels, member), for MEMORY USAGE.
   static size_t node_bytes(const SkiplistNode* node);
+  size_t header_bytes() const { return node_bytes(header_); }  // the kMaxLevel header node
 
   // Walks every level and checks order, spans, backward links, tail and length; false on the
   // first violation. O(n * levels); for tests and DEBUG.

@@ -113,6 +113,11 @@ class Db {
   size_t size() const { return keys_.size(); }
   size_t expires_count() const { return expires_.size(); }
   const KeySizes& keysizes() const { return hist_; }
+  // MEMORY STATS: bucket memory of the key table and of the expiry index, and the part of the
+  // key table's old buckets still held while it rehashes.
+  size_t table_memory() const { return keys_.memory_usage(); }
+  size_t expires_memory() const { return expires_.memory_usage(); }
+  size_t rehashing_memory() const { return keys_.rehashing_memory() + expires_.rehashing_memory(); }
 
   // Read lookup: nullptr when absent or expired (an expired key is deleted here and "expired"
   // is emitted). Counts hits/misses, emits "keymiss" and updates the LRU clock unless flags

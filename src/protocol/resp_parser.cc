@@ -142,6 +142,13 @@ RequestParser::Result RequestParser::parse_inline(char* data, size_t len, size_t
   for (;;) {
     if (pos >= len) return Result::kNeedMore;
     const void* nlp = memchr(data + pos, '\n', len - pos);
+    // Redis finds the end of an inline line with strchr() on the NUL-terminated query buffer:
+    // a NUL byte before the newline hides it, so such a line never completes. The bytes wait
+    // (nothing after them runs) until more than 64 KB are buffered, then the protocol error
+    // below closes the connection.
+    if (nlp && memchr(data + pos, '\0', static_cast<size_t>(static_cast<const char*>(nlp) - (data + pos)))) {
+      nlp = nullptr;
+    }
     if (!nlp) {
       if (len - pos > kMaxInline) return fail("Protocol error: too big inline request");
       return Result::kNeedMore;

@@ -15,12 +15,12 @@ struct Misc {
   bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
-  bool jemalloc_bg_thread = true, activedefrag = false, latency_tracking = true;
+  bool jemalloc_bg_thread = true, activedefrag = false;
   bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
   bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
   int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
-  int64_t active_expire_effort = 1, latency_monitor_threshold = 0, busy_reply_threshold = 5000;
+  int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t tracking_table_max_keys = 1000000, acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
   int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
@@ -38,7 +38,6 @@ struct Misc {
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
-  std::string latency_tracking_info_percentiles = "50 99 99.9";
 };
 Misc& misc() {
   static Misc m;
@@ -68,11 +67,6 @@ bool set_oom_values(const Directive&, const Args& args, std::string*) {
   return true;
 }
 std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
-bool set_percentiles(const Directive&, const Args& args, std::string*) {
-  misc().latency_tracking_info_percentiles = join_args(args);
-  return true;
-}
-std::string get_percentiles(const Directive&) { return misc().latency_tracking_info_percentiles; }
 
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
@@ -89,7 +83,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("syslog-enabled", nullptr, kImmutable, KEEL_REF(misc().syslog_enabled), false));
   v->push_back(b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(misc().jemalloc_bg_thread), true));
   v->push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
-  v->push_back(b("latency-tracking", nullptr, 0, KEEL_REF(misc().latency_tracking), true));
   v->push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(misc().aof_load_truncated), true));
   v->push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(misc().aof_use_rdb_preamble), true));
   v->push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(misc().aof_timestamp), false));
@@ -119,8 +112,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
-  v->push_back(n("latency-monitor-threshold", nullptr, 0,
-               KEEL_REF(misc().latency_monitor_threshold), Num::kI64, 0, kLongMax, "0"));
   v->push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(misc().tracking_table_max_keys),
                Num::kI64, 0, kLongMax, "1000000"));
   v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,
@@ -180,8 +171,6 @@ void add_ignored_strings(std::vector<Directive>* v) {
                 "0 200 800"));
   v->push_back(s("proc-title-template", nullptr, kImmutable,
                KEEL_REF(misc().proc_title_template), "{title} {listen-addr} {server-mode}"));
-  v->push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles,
-                get_percentiles, "50 99 99.9"));
 }
 
 }  // namespace

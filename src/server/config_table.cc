@@ -14,6 +14,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "keyspace/notify.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
@@ -273,6 +274,13 @@ constexpr EnumItem kShutdownOnSig[] = {{"default", 0}, {"save", 1}, {"nosave", 2
                                        {"now", 3},     {"force", 4}, {nullptr, 0}};
 
 // Network, process, limits, logging, crash reports, slowlog, memory.
+// latency-tracking-info-percentiles: parsed and checked by commands/latency.cc.
+bool set_percentiles(const Directive&, const Args& args, std::string* err) {
+  const std::vector<std::string_view> views(args.begin(), args.end());
+  return latency_set_percentiles(views, err);
+}
+std::string get_percentiles(const Directive&) { return latency_percentiles_text(); }
+
 void add_server_directives(std::vector<Directive>* v) {
   v->push_back(sp("bind", kMultiArg, set_bind, get_bind, "127.0.0.1 -::1", nullptr,
                 apply_bind));
@@ -285,6 +293,19 @@ void add_server_directives(std::vector<Directive>* v) {
   v->push_back(b("protected-mode", nullptr, 0, KEEL_REF(server_options().protected_mode), true));
   // Read at start-up (Server::run): yes turns transparent huge pages off for the process.
   v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(server_options().disable_thp), true));
+  {
+    Directive d = b("latency-tracking", nullptr, 0, KEEL_REF(latency_options().tracking), true);
+    d.post = latency_options_changed;
+    v->push_back(d);
+  }
+  {
+    Directive d = n("latency-monitor-threshold", nullptr, 0,
+                    KEEL_REF(latency_options().monitor_threshold_ms), Num::kI64, 0, kLongMax, "0");
+    d.post = latency_options_changed;
+    v->push_back(d);
+  }
+  v->push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles, get_percentiles,
+                  "50 99 99.9"));
   // Keel frees synchronously; these choose DEL or UNLINK in the propagated stream, ASYNC
   // flushes and lazyfreed_objects as Redis (commands/dispatch.h, CommandOptions).
   v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));

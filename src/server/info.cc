@@ -16,7 +16,9 @@
 #include "commands/blocking.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
@@ -160,8 +162,7 @@ void info_clients(std::string& out, Server& srv) {
 void info_memory(std::string& out, Server&) {
   const ServerOptions& o = server_options();
   const size_t used = used_memory(), rss = rss_memory();
-  static size_t peak = 0;
-  peak = std::max(peak, used);
+  const size_t peak = memory_peak_update(used);  // shared with MEMORY STATS
   const uint64_t sysmem = total_system_memory();
   const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
   line(out, "used_memory:%zu", used);
@@ -255,7 +256,7 @@ void info_replication(std::string& out, Server&) {
   line(out, "role:master");
   line(out, "connected_slaves:0");
   line(out, "master_failover_state:no-failover");
-  line(out, "master_replid:%s", run_id().c_str());
+  line(out, "master_replid:%s", master_replid().c_str());  // DEBUG CHANGE-REPL-ID changes it
   line(out, "master_replid2:0000000000000000000000000000000000000000");
   line(out, "master_repl_offset:0");
   line(out, "second_repl_offset:-1");
@@ -299,6 +300,10 @@ void info_errorstats(std::string& out, Server&) {
   }
 }
 
+void info_latencystats(std::string& out, Server&) {
+  latency_info_section(out);  // commands/latency.cc
+}
+
 void info_cluster(std::string& out, Server&) {
   line(out, "cluster_enabled:0");
 }
@@ -340,6 +345,7 @@ std::string Server::info(std::span<const std::string_view> sections) {
       {"module_list", "Modules", info_module_list},
       {"commandstats", "Commandstats", info_commandstats},
       {"errorstats", "Errorstats", info_errorstats},
+      {"latencystats", "Latencystats", info_latencystats},
       {"cluster", "Cluster", info_cluster},
       {"keyspace", "Keyspace", info_keyspace},
       {"keysizes", "Keysizes", info_keysizes},

@@ -14,11 +14,14 @@
 #include "base/fork.h"
 #include "base/glob.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
+#include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/latency.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
@@ -247,6 +250,9 @@ void Server::cron() {
   const int64_t period_us = 1000000 / (o.hz > 0 ? o.hz : 10);
   // Active expiry gets 25% of the cron period, like Redis's slow cycle.
   keyspace().active_expire_cycle(now_us + period_us / 4);
+  if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0)) {
+    latency_add_sample_if_needed("expire-cycle", (monotonic_us() - now_us) / 1000);
+  }
   keyspace().cron(1000);
   // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
@@ -271,7 +277,18 @@ void Server::cron() {
       c->close();
     }
   }
-  if (ms - last_trim_ms_ >= 1000) {
+  // used_memory_peak / MEMORY STATS peak.allocated, once a second (reading jemalloc's
+  // statistics refreshes them all: too costly for every tick).
+  static int64_t last_peak_ms = 0;
+  if (ms - last_peak_ms >= 1000) {
+    last_peak_ms = ms;
+    memory_peak_update(used_memory());
+  }
+  // Output buffers give back the capacity the last period did not use; DEBUG REPLYBUFFER sets
+  // the period (NEVER: -1) or stops the trimming.
+  const DebugOptions& dbg = debug_options();
+  if (dbg.reply_buffer_resizing && dbg.reply_buffer_peak_reset_ms >= 0 &&
+      ms - last_trim_ms_ >= dbg.reply_buffer_peak_reset_ms) {
     last_trim_ms_ = ms;
     for (auto& [id, c] : clients_) c->trim_buffers();
   }

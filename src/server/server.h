@@ -69,6 +69,8 @@ class Server : public ServerApi {
   bool process_events_while_busy(Session& caller) override;
   void script_done(Session& caller) override;
   void resume_session(Session& s) override;
+  size_t clients_memory() const override;  // server/memory_stats.cc
+  size_t client_count() const override { return clients_.size(); }
 
   // client-output-buffer-limit for c's class (normal or pubsub): over the hard limit, or over the
   // soft one for longer than its seconds, schedules c to close before the next sleep. True when c

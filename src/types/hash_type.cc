@@ -17,7 +17,9 @@
 
 #include "base/assert.h"
 #include "base/hash.h"
+#include "base/memory.h"
 #include "base/numbers.h"
+#include "types/memory_usage.h"
 
 namespace keel {
 namespace {
@@ -380,9 +382,18 @@ int64_t HashType::length(Encoding e, const void* p) {
   return static_cast<int64_t>(static_cast<const HashDict*>(p)->size());
 }
 
+// listpack: the blob; hashtable: the table, its buckets and the entries (field and value share
+// one allocation).
+size_t HashType::memory_usage(Encoding e, const void* p, size_t samples) {
+  if (e == Encoding::kListpack) return allocation_size(p);
+  const HashDict& d = *static_cast<const HashDict*>(p);
+  return allocation_size(&d) + d.memory_usage() +
+         sampled_table_entries(d, samples, [](const HashEntry* x) { return allocation_size(x); });
+}
+
 namespace {
 constexpr CollectionOps kHashOps = {&HashType::free_value, &HashType::copy_value,
-                                    &HashType::length};
+                                    &HashType::length, &HashType::memory_usage};
 // Registers the ops before main() runs (g_ops is constant-initialised, so order is safe).
 struct HashOpsRegistrar {
   HashOpsRegistrar() { register_collection_ops(Type::kHash, &kHashOps); }

@@ -132,6 +132,7 @@ struct HashType {
   static void free_value(Encoding e, void* p);
   static void* copy_value(Encoding e, const void* p);
   static int64_t length(Encoding e, const void* p);
+  static size_t memory_usage(Encoding e, const void* p, size_t samples);  // MEMORY USAGE
 
  private:
   // The listpack pair positions in order (field positions), for the random pickers.

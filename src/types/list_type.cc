@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "base/assert.h"
+#include "base/memory.h"
 #include "ds/quicklist.h"
 #include "types/limits.h"
 #include "types/object_listpack.h"
@@ -103,10 +104,16 @@ int64_t list_length(Encoding e, const void* p) {
   return static_cast<int64_t>(static_cast<const Quicklist*>(p)->count());
 }
 
+size_t list_memory_usage(Encoding e, const void* p, size_t samples) {
+  if (e == Encoding::kListpack) return allocation_size(p);
+  return static_cast<const Quicklist*>(p)->memory_usage(samples);
+}
+
 const CollectionOps kListOps = {
     .free_value = free_list,
     .copy_value = copy_list,
     .length = list_length,
+    .memory_usage = list_memory_usage,
 };
 
 struct RegisterListOps {
@@ -114,6 +121,18 @@ struct RegisterListOps {
 } g_register_list_ops;
 
 }  // namespace
+
+bool ListType::quicklist_info(const Object& o, QuicklistInfo* out) {
+  if (is_lp(o)) return false;
+  const Quicklist* q = ql_of(o);
+  out->nodes = q->node_count();
+  out->count = q->count();
+  out->fill = q->fill();
+  out->compressed = q->compress_depth() != 0;
+  out->raw_bytes = 0;
+  q->for_each_node([&](const Quicklist::NodeView& n) { out->raw_bytes += n.bytes; });
+  return true;
+}
 
 Object* ListType::create(std::string_view key) {
   Listpack lp;

@@ -68,6 +68,17 @@ class ListType {
   using PosFound = bool (*)(void* ctx, int64_t index);
   static void positions(const Object& o, std::string_view value, int64_t rank, int64_t maxlen,
                         PosFound found, void* ctx);
+
+  // DEBUG OBJECT's quicklist fields (ql_nodes, ql_avg_node, ql_listpack_max, ql_compressed,
+  // ql_uncompressed_size). False for a listpack list.
+  struct QuicklistInfo {
+    size_t nodes = 0;
+    size_t count = 0;
+    int fill = 0;
+    bool compressed = false;  // created with a compress depth
+    size_t raw_bytes = 0;     // sum of the nodes' uncompressed sizes
+  };
+  static bool quicklist_info(const Object& o, QuicklistInfo* out);
 };
 
 }  // namespace keel

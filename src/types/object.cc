@@ -302,4 +302,15 @@ int64_t object_length(const Object* o) {
   return ops ? ops->length(o->encoding(), o->ptr()) : 0;
 }
 
+size_t object_memory_usage(const Object* o, size_t samples) {
+  size_t n = allocation_size(o);
+  if (o->type() == Type::kString) {
+    if (o->has_heap_string()) n += allocation_size(o->raw());
+    return n;
+  }
+  const CollectionOps* ops = g_ops[static_cast<int>(o->type())];
+  if (ops && ops->memory_usage) n += ops->memory_usage(o->encoding(), o->ptr(), samples);
+  return n;
+}
+
 }  // namespace keel

@@ -175,11 +175,19 @@ static_assert(sizeof(Object) == Object::kHeaderSize);
 // Length that INFO KEYSIZES counts: bytes for strings, items for collections.
 int64_t object_length(const Object* o);
 
+// MEMORY USAGE: the allocator's size for the Object block (key, header, embedded value) plus
+// the value's own allocations (a heap string, a collection's structures, estimated from up to
+// `samples` members of big encodings; 0 = all). Not the key table's slot.
+size_t object_memory_usage(const Object* o, size_t samples);
+
 // Registered by each collection type so Object::destroy/clone can handle values it does not know.
 struct CollectionOps {
   void (*free_value)(Encoding e, void* ptr);
   void* (*copy_value)(Encoding e, const void* ptr);
   int64_t (*length)(Encoding e, const void* ptr);
+  // MEMORY USAGE: estimated bytes of the value's structures (not the Object block), looking at
+  // up to `samples` members of big encodings (0 = all of them).
+  size_t (*memory_usage)(Encoding e, const void* ptr, size_t samples) = nullptr;
 };
 void register_collection_ops(Type t, const CollectionOps* ops);
 

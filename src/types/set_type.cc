@@ -19,10 +19,12 @@
 
 #include "base/assert.h"
 #include "base/hash.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/util_random.h"
 #include "ds/intset.h"
 #include "ds/listpack.h"
+#include "types/memory_usage.h"
 
 namespace keel {
 
@@ -364,6 +366,13 @@ const CollectionOps kSetOps = {
         },
     .length = [](Encoding e, const void* p) -> int64_t {
       return static_cast<int64_t>(val_size({e, const_cast<void*>(p)}));
+    },
+    // intset and listpack: their blob; hashtable: the table, its buckets and the members.
+    .memory_usage = [](Encoding e, const void* p, size_t samples) -> size_t {
+      if (e != Encoding::kHashtable) return allocation_size(p);
+      const SetTable* t = static_cast<const SetTable*>(p);
+      return allocation_size(t) + t->memory_usage() +
+             sampled_table_entries(*t, samples, [](const SetMember* m) { return allocation_size(m); });
     },
 };
 

@@ -13,6 +13,7 @@
 
 #include "base/assert.h"
 #include "base/hash.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/util_random.h"
 #include "ds/listpack.h"
@@ -63,8 +64,11 @@ struct LpPair {
   }
 };
 
-// The score's listpack text (integers become integer entries when appended/inserted).
+// The score's listpack text (integers become integer entries when appended/inserted). -0 is
+// stored as the integer 0, as Redis's zzlInsertAt does (its double2ll accepts -0.0): ZSCORE of a
+// listpack member added with -0 answers 0, while a skiplist keeps the sign.
 std::string_view score_text(double score, char* buf) {
+  if (score == 0) score = 0.0;
   return {buf, format_double_shortest(score, buf)};
 }
 
@@ -164,6 +168,23 @@ const CollectionOps kZsetOps = {
     .length = [](Encoding e, const void* p) -> int64_t {
       if (e == Encoding::kListpack) return static_cast<int64_t>(lp_pairs(*LpView(p)));
       return static_cast<int64_t>(static_cast<const ZsetBig*>(p)->sl.size());
+    },
+    // listpack: the blob; skiplist: the pair of structures, the table's buckets, the skiplist
+    // header and the nodes (a node holds its member: one allocation per member, sampled in
+    // score order as Redis does).
+    .memory_usage = [](Encoding e, const void* p, size_t samples) -> size_t {
+      if (e == Encoding::kListpack) return allocation_size(p);
+      const auto* z = static_cast<const ZsetBig*>(p);
+      size_t n = allocation_size(z) + z->table.memory_usage() + z->sl.header_bytes();
+      const size_t size = z->sl.size();
+      if (samples == 0 || samples > size) samples = size;
+      size_t seen = 0, bytes = 0;
+      for (const SkiplistNode* x = z->sl.first(); x != nullptr && seen < samples; x = x->next()) {
+        bytes += allocation_size(x);
+        seen++;
+      }
+      if (seen > 0) n += static_cast<size_t>(double(bytes) / double(seen) * double(size));
+      return n;
     },
 };
 

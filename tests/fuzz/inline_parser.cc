@@ -6,9 +6,10 @@
 // '\n' into request lines. A line starting with '*' gets a leading space so it stays inline.
 //
 // The reference (checked against redis-server 7.0.15 with raw sockets):
-//   - blanks between arguments are isspace() bytes (space \t \n \v \f \r); Keel also treats NUL
-//     as a blank (Redis's strchr/sdssplitargs stop at a NUL, so such a line never completes
-//     there: the connection waits until the 64 KB inline limit);
+//   - a line holding a NUL byte never completes (Redis finds the newline with strchr(), which
+//     stops at the NUL): the parser keeps answering "need more" (until more than 64 KB are
+//     buffered: "too big inline request"), and nothing after it runs;
+//   - blanks between arguments are isspace() bytes (space \t \n \v \f \r);
 //   - an unquoted argument ends only at space, \t, \n, \r or NUL: "a\vb" is ONE argument;
 //   - a quote may open in the middle of an argument: a"b c"d is "ab cd";
 //   - "double quotes": \xHH (two hex digits, either case), \n \r \t \b \a, \<any other byte> is
@@ -133,6 +134,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t pos = 0;
   for (size_t i = 0; i < lines.size(); i++) {
     const bool complete = i + 1 < lines.size() || !partial_tail;
+    if (lines[i].find('\0') != std::string::npos) {
+      const RequestParser::Result r = parser.parse(buf.get(), stream.size(), pos, true);
+      if (stream.size() - pos > RequestParser::kMaxInline) {
+        FUZZ_CHECK(r == RequestParser::Result::kError);
+        FUZZ_CHECK(parser.error() == "Protocol error: too big inline request");
+      } else {
+        FUZZ_CHECK(r == RequestParser::Result::kNeedMore);
+      }
+      return 0;
+    }
     const std::optional<Args> want = complete ? reference_split(lines[i]) : Args{};
     if (complete && want && want->empty()) continue;  // blank lines produce no command
     const RequestParser::Result r = parser.parse(buf.get(), stream.size(), pos, true);

@@ -162,6 +162,32 @@ test "Too big inline request" {
     assert_equal 1 [closed_by_server $c]
 }
 
+test "An inline line holding a NUL byte never completes" {
+    # redis-server 7.0.15 (7.4 the same): the inline parser looks for the newline with
+    # strchr(), which stops at the NUL, so neither command runs and nothing is answered; once
+    # more than 64 KB wait in the query buffer the connection gets "too big inline request".
+    r del nulkey
+    set c [raw_client]
+    $c write "SET nulkey a\x00b\r\nPING\r\n"
+    $c timeout 0.3
+    assert_error {*timeout*} {$c read}
+    assert_equal 0 [r exists nulkey]
+    $c timeout 10
+    $c write [string repeat x 70000]
+    assert_error {ERR Protocol error: too big inline request} {$c read}
+    assert_equal 1 [closed_by_server $c]
+    assert_equal 0 [r exists nulkey]
+}
+
+test "A NUL byte after the newline starts the next, never completed, inline line" {
+    set c [raw_client]
+    $c write "PING\r\n\x00\r\nPING\r\n"
+    assert_equal PONG [$c read]
+    $c timeout 0.3
+    assert_error {*timeout*} {$c read}
+    $c close
+}
+
 test "Too big multibulk count string" {
     set c [raw_client]
     $c write "*[string repeat 1 70000]"

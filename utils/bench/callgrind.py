@@ -12,8 +12,10 @@ workload's prep runs, instrumentation is switched on for the measured run only, 
 are read back with callgrind_annotate. Prints Ir per operation for both servers, their ratio,
 and Keel's top self-cost functions. Usage:
     utils/bench/callgrind.py [--only REGEX] [--top 3] [--n 100000] [--keel ...] [--reference ...]
+                             [--keel-args "..."] [--reference-args "..."]
+Two configurations of one binary: --reference src/keel-server --reference-args "--latency-tracking no".
 """
-import argparse, glob, os, re, subprocess, sys, tempfile
+import argparse, glob, os, re, shlex, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
@@ -54,10 +56,10 @@ def annotate(out_file):
     return total, funcs
 
 
-def measure(name, binary, wl, client_pin):
+def measure(name, binary, wl, client_pin, extra=()):
     outdir = tempfile.mkdtemp(prefix="callgrind-")
     out = os.path.join(outdir, "callgrind.out")
-    srv = bench.Server(name, binary, None, wrap=[
+    srv = bench.Server(name, binary, None, extra=extra, wrap=[
         "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"])
     try:
         if "prep" in wl:
@@ -97,6 +99,9 @@ def main():
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--n", type=int, default=100000, help="requests per measured run")
+    ap.add_argument("--keel-args", default="", help="extra server arguments for --keel "
+                    "(e.g. \"--latency-tracking no\")")
+    ap.add_argument("--reference-args", default="", help="extra server arguments for --reference")
     a = ap.parse_args()
     client_pin = 1 if (os.cpu_count() or 1) >= 2 else None
     print(f"{'workload':24} {'keel Ir/op':>11} {'ref Ir/op':>11} {'ratio':>6} | keel's top self cost")
@@ -107,8 +112,9 @@ def main():
             continue
         n = a.n // 10 if "LRANGE" in wl["name"] else a.n
         wl = dict(wl, args=with_n(wl["args"], n))
-        k_total, k_funcs = measure("keel", a.keel, wl, client_pin)
-        r_total, _ = measure("reference", a.reference, wl, client_pin)
+        k_total, k_funcs = measure("keel", a.keel, wl, client_pin, shlex.split(a.keel_args))
+        r_total, _ = measure("reference", a.reference, wl, client_pin,
+                             shlex.split(a.reference_args))
         top = "; ".join(f"{fn} {100.0 * ir / k_total:.1f}%" for ir, fn in k_funcs[:a.top])
         print(f"{wl['name']:24} {k_total / n:11,.0f} {r_total / n:11,.0f} "
               f"{k_total / r_total:6.2f} | {top}", flush=True)

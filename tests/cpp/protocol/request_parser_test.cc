@@ -58,5 +58,30 @@ TEST(RequestParserTest, ProtocolErrorIsSticky) {
   EXPECT_EQ(pos, 0u);
 }
 
+TEST(RequestParserTest, InlineLineWithNulNeverCompletes) {
+  // redis-server 7.0.15 (and 7.4: processInlineBuffer looks for the newline with strchr): a NUL
+  // before the newline hides it. "SET k a\0b\r\nPING\r\n" gets no reply at all; once more
+  // than 64 KB are buffered the connection gets "too big inline request".
+  static constexpr char kReq[] = "SET k a\0b\r\nPING\r\n";
+  std::string q(kReq, sizeof(kReq) - 1);
+  RequestParser p;
+  size_t pos = 0;
+  EXPECT_EQ(p.parse(q.data(), q.size(), pos), RequestParser::Result::kNeedMore);
+  EXPECT_EQ(pos, 0u);
+  q += std::string(70000, 'x');
+  EXPECT_EQ(p.parse(q.data(), q.size(), pos), RequestParser::Result::kError);
+  EXPECT_EQ(p.error(), "Protocol error: too big inline request");
+
+  // A NUL after the newline belongs to the next line: the first command runs.
+  static constexpr char kReq2[] = "PING\r\n\0\r\n";
+  std::string q2(kReq2, sizeof(kReq2) - 1);
+  RequestParser p2;
+  pos = 0;
+  ASSERT_EQ(p2.parse(q2.data(), q2.size(), pos), RequestParser::Result::kCommand);
+  EXPECT_EQ(pos, 6u);
+  EXPECT_EQ(p2.parse(q2.data(), q2.size(), pos), RequestParser::Result::kNeedMore);
+  EXPECT_EQ(pos, 6u);
+}
+
 }  // namespace
 }  // namespace keel

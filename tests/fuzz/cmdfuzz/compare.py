@@ -182,6 +182,11 @@ ALLOW = [
      'HSCAN ... NOVALUES is Redis 7.4; 7.0 answers syntax error.',
      lambda c, a, b: lname(c) == 'hscan' and _args_have(c, 'novalues') and
      _ref_err(b, 'syntax error')),
+    ('getrange-negative-end',
+     'Redis 8.0 (PR #12272) answers "" when the end index, counted from the end of the string, '
+     'is still before its start; 7.0 clamped it to 0 and returned the first byte.',
+     lambda c, a, b: lname(c) in ('getrange', 'substr') and a == ('$', b'') and
+     b is not None and b[0] == '$' and b[1] is not None and len(b[1]) == 1),
     ('zrank-withscore',
      'ZRANK/ZREVRANK key member [WITHSCORE] is Redis 7.2 (arity -3); 7.0 has arity 3 and '
      'answers a 4th argument with a wrong-number-of-arguments error.',
@@ -204,6 +209,10 @@ def version_sensitive(cmd):
     if name == 'client' and sub(cmd) == 'kill' and _args_have(cmd, 'maxage'):
         return True
     if name == 'lpos' and str(LLONG_MIN) in cmd:
+        return True
+    # GETRANGE/SUBSTR with a negative end may answer differently (see getrange-negative-end).
+    if name in ('getrange', 'substr') and len(cmd) > 3 and _string2ll_ok(cmd[3]) and \
+            int(cmd[3]) < 0:
         return True
     if name == 'command' and sub(cmd) in ('getkeys', 'getkeysandflags') and len(cmd) > 2:
         return version_sensitive(cmd[2:])

@@ -658,6 +658,13 @@ class Gen:
             'flushall': (0.02, lambda: ['FLUSHALL'] + ch([[], ['ASYNC'], ['SYNC'], ['FOO']])),
             'swapdb': (0.3, lambda: ['SWAPDB', g.db(), g.db()]),
             'time': (0.2, lambda: ['TIME']),
+            # what a standalone server without cluster support or modules answers
+            'role': (0.1, lambda: ['ROLE'] + ([v()] if P(0.2) else [])),
+            'cluster': (0.1, lambda: ['CLUSTER'] + ch([['INFO'], ['KEYSLOT', k()], ['NODES'],
+                                                      ['MYID'], ['FOO'], ['KEYSLOT'], []])),
+            # MODULE LOAD/UNLOAD are left out: Redis refuses them at admission (protected
+            # commands), also inside MULTI, where Keel still queues them.
+            'module': (0.1, lambda: ['MODULE'] + ch([['LIST'], ['LIST', v()], ['FOO'], []])),
             'lastsave': (0.1, lambda: ['LASTSAVE']),
             'config': (0.3, config),
             'client': (0.5, client),

@@ -88,6 +88,44 @@ foreach enc {listpack skiplist} {
         assert_equal {-inf 1000 16 inf} [r zmscore z bottom k hex top]
     }
 
+    test "A -0 score: 0 in a listpack, -0 in a skiplist ($enc)" {
+        # redis-server 7.0.15 (7.4 alike): a listpack stores an integral score as an integer
+        # entry, so -0 comes back as 0; a skiplist keeps the double and its sign. The ZADD INCR
+        # / ZINCRBY reply is the computed score (-0) either way.
+        # (if, not expr: expr would turn the string -0 into the number 0)
+        if {$enc eq "listpack"} { set want 0; set neg -0 } else { set want -0; set neg 0 }
+        make_zset z $enc {-0 a 1 b}
+        assert_equal $want [r zscore z a]
+        assert_equal $want [r zmscore z a]
+        assert_equal [list a $want b 1] [r zrange z 0 -1 withscores]
+        assert_equal -0 [r zincrby z -0 c]
+        assert_equal $want [r zscore z c]
+        assert_equal -0 [r zadd z incr -0.0 d]
+        assert_equal $want [r zscore z d]
+        # The stored form is what ZUNION starts from: 0 * -1 is -0, -0 * -1 is 0. A stored
+        # result in a listpack is 0 again.
+        make_zset z $enc {-0 a}
+        assert_equal [list a $neg] [r zunion 1 z weights -1 withscores]
+        r zunionstore dst 1 z weights -1
+        assert_equal {a 0} [r zrange dst 0 -1 withscores]
+        r del dst
+    }
+
+    test "ZADD score parsing: hex accepted, overflow refused ($enc)" {
+        # strtod semantics in 7.0.15 and 7.4; Redis 8.0 keeps accepting hex (PR #13845 restored
+        # it after fast_float). 1e309 overflows: "not a valid float", as is a subnormal that
+        # rounds to 0.
+        r del z
+        assert_equal 1 [r zadd z 0x10 a]
+        assert_equal 16 [r zscore z a]
+        assert_error {ERR value is not a valid float} {r zadd z 1e309 b}
+        assert_error {ERR value is not a valid float} {r zadd z -1e309 b}
+        assert_error {ERR value is not a valid float} {r zadd z 1e-400 b}
+        assert_error {ERR value is not a valid float} {r zincrby z 1e309 a}
+        assert_equal 16 [r zscore z a]
+        assert_equal 1 [r zcard z]
+    }
+
     test "ZMSCORE and ZSCORE on missing members and keys ($enc)" {
         make_zset z $enc {1 a 2.5 b}
         assert_equal {1 {} 2.5} [r zmscore z a x b]

@@ -1,0 +1,110 @@
+// ROLE, CLUSTER and MODULE: what a standalone Redis answers when it has no replication link, no
+// cluster support enabled and no module loaded. Client libraries and tools probe these (ROLE
+// to find the master, CLUSTER INFO to detect a cluster, MODULE LIST for RedisJSON & co.), so
+// they exist with Redis's arities and errors even though the features behind them do not.
+#include <initializer_list>
+
+#include "commands/command.h"
+#include "commands/command_table.h"
+
+namespace keel {
+
+// Defined in cmd_server.cc.
+void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
+
+namespace {
+
+// ROLE -> ["master", replication offset, replicas]; Keel has no replication yet.
+void cmd_role(CommandContext& cx) {
+  ReplyWriter& w = cx.reply();
+  w.array(3);
+  w.bulk("master");
+  w.integer(0);
+  w.array(0);
+}
+
+// Every CLUSTER subcommand (HELP included) of a server started with cluster-enabled no. The
+// arity of the subcommand is checked first, by dispatch, as in Redis.
+void cmd_cluster_disabled(CommandContext& cx) {
+  cx.reply().error("ERR This instance has cluster support disabled");
+}
+
+// MODULE LOAD / LOADEX / UNLOAD with Redis's default enable-module-command no (Keel loads no
+// modules, so it never allows them).
+void cmd_module_not_allowed(CommandContext& cx) {
+  cx.reply().error(
+      "ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", "
+      "you can run it from a local connection, otherwise you need to set this option in the "
+      "configuration file, and then restart the server.");
+}
+
+void cmd_module_list(CommandContext& cx) { cx.reply().array(0); }
+
+void cmd_module_help(CommandContext& cx) {
+  reply_help(
+      cx, "MODULE",
+      {"LIST", "    Return a list of loaded modules.", "LOAD <path> [<arg> ...]",
+       "    Load a module library from <path>, passing to it any optional arguments.",
+       "LOADEX <path> [[CONFIG NAME VALUE] [CONFIG NAME VALUE]] [ARGS ...]",
+       "    Load a module library from <path>, while passing it module configurations and "
+       "optional arguments.",
+       "UNLOAD <name>", "    Unload a module."});
+}
+
+constexpr uint32_t kClusterAdmin = kAdmin | kStale;
+constexpr uint32_t kModuleAdmin = kAdmin | kNoScript;
+
+#define CLUSTER_ROW(name, arity, flags, summary, since, complexity)                              \
+  {name, cmd_cluster_disabled, arity, flags, 0, 0, 0, 0, "cluster", summary, since, complexity}
+
+CommandSpec kClusterSubcommands[] = {
+    CLUSTER_ROW("addslots", -3, kClusterAdmin, "Assigns new hash slots to a node.", "3.0.0", "O(N) where N is the total number of hash slot arguments"),
+    CLUSTER_ROW("addslotsrange", -4, kClusterAdmin, "Assigns new hash slot ranges to a node.", "7.0.0", "O(N) where N is the total number of the slots between the start slot and end slot arguments."),
+    CLUSTER_ROW("bumpepoch", 2, kClusterAdmin, "Advances the cluster config epoch.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("count-failure-reports", 3, kClusterAdmin, "Returns the number of active failure reports active for a node.", "3.0.0", "O(N) where N is the number of failure reports"),
+    CLUSTER_ROW("countkeysinslot", 3, kStale, "Returns the number of keys in a hash slot.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("delslots", -3, kClusterAdmin, "Sets hash slots as unbound for a node.", "3.0.0", "O(N) where N is the total number of hash slot arguments"),
+    CLUSTER_ROW("delslotsrange", -4, kClusterAdmin, "Sets hash slot ranges as unbound for a node.", "7.0.0", "O(N) where N is the total number of the slots between the start slot and end slot arguments."),
+    CLUSTER_ROW("failover", -2, kClusterAdmin, "Forces a replica to perform a manual failover of its master.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("flushslots", 2, kClusterAdmin, "Deletes all slots information from a node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("forget", 3, kClusterAdmin, "Removes a node from the nodes table.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("getkeysinslot", 4, kStale, "Returns the key names in a hash slot.", "3.0.0", "O(N) where N is the number of requested keys"),
+    CLUSTER_ROW("help", 2, kLoading | kStale, "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"),
+    CLUSTER_ROW("info", 2, kStale, "Returns information about the state of a node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("keyslot", 3, kStale, "Returns the hash slot for a key.", "3.0.0", "O(N) where N is the number of bytes in the key"),
+    CLUSTER_ROW("links", 2, kStale, "Returns a list of all TCP links to and from peer nodes.", "7.0.0", "O(N) where N is the total number of Cluster nodes"),
+    CLUSTER_ROW("meet", -4, kClusterAdmin, "Forces a node to handshake with another node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("myid", 2, kStale, "Returns the ID of a node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("myshardid", 2, kStale, "Returns the shard ID of a node.", "7.2.0", "O(1)"),
+    CLUSTER_ROW("nodes", 2, kStale, "Returns the cluster configuration for a node.", "3.0.0", "O(N) where N is the total number of Cluster nodes"),
+    CLUSTER_ROW("replicas", 3, kClusterAdmin, "Lists the replica nodes of a master node.", "5.0.0", "O(N) where N is the number of replicas."),
+    CLUSTER_ROW("replicate", 3, kClusterAdmin, "Configure a node as replica of a master node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("reset", -2, kClusterAdmin | kNoScript, "Resets a node.", "3.0.0", "O(N) where N is the number of known nodes. The command may execute a FLUSHALL as a side effect."),
+    CLUSTER_ROW("saveconfig", 2, kClusterAdmin, "Forces a node to save the cluster configuration to disk.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("set-config-epoch", 3, kClusterAdmin, "Sets the configuration epoch for a new node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("setslot", -4, kClusterAdmin, "Binds a hash slot to a node.", "3.0.0", "O(1)"),
+    CLUSTER_ROW("shards", 2, kStale, "Returns the mapping of cluster slots to shards.", "7.0.0", "O(N) where N is the total number of cluster nodes"),
+    CLUSTER_ROW("slaves", 3, kClusterAdmin, "Lists the replica nodes of a master node.", "3.0.0", "O(N) where N is the number of replicas."),
+    CLUSTER_ROW("slots", 2, kStale, "Returns the mapping of cluster slots to nodes.", "3.0.0", "O(N) where N is the total number of Cluster nodes"),
+};
+#undef CLUSTER_ROW
+
+CommandSpec kModuleSubcommands[] = {
+    {"help", cmd_module_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+    {"list", cmd_module_list, 2, kModuleAdmin, 0, 0, 0, 0, "server", "Returns all loaded modules.", "4.0.0", "O(N) where N is the number of loaded modules."},
+    {"load", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module.", "4.0.0", "O(1)"},
+    {"loadex", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module using extended parameters.", "7.0.0", "O(1)"},
+    {"unload", cmd_module_not_allowed, 3, kModuleAdmin, 0, 0, 0, 0, "server", "Unloads a module.", "4.0.0", "O(1)"},
+};
+
+CommandSpec kStandaloneCommands[] = {
+    {"role", cmd_role, 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, kAclDangerous | kAclAdmin, "server", "Returns the replication role.", "2.8.12", "O(1)"},
+    {"cluster", nullptr, -2, 0, 0, 0, 0, 0, "cluster", "A container for Redis Cluster commands.", "3.0.0", "Depends on subcommand.", kClusterSubcommands},
+    {"module", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for module commands.", "4.0.0", "Depends on subcommand.", kModuleSubcommands},
+};
+
+}  // namespace
+
+std::span<CommandSpec> standalone_commands() { return kStandaloneCommands; }
+
+}  // namespace keel
