@@ -85,4 +85,13 @@ void* resize_block(void* block, size_t old_size, size_t new_size) {
   return std::realloc(block, new_size);
 }
 
+bool set_allocator_background_thread(bool enable) {
+#ifndef KEEL_NO_JEMALLOC
+  return mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable)) == 0;
+#else
+  (void)enable;
+  return false;
+#endif
+}
+
 }  // namespace keel

@@ -22,6 +22,10 @@
 
 namespace keel {
 
+// Whether tables of 4 MB and more ask for transparent huge pages (advise_huge_pages). The server
+// turns it off at start-up when disable-thp is yes (Redis's default).
+inline bool g_hashtable_huge_pages = true;
+
 namespace ht_detail {
 
 static_assert(std::endian::native == std::endian::little, "tag matching reads meta+tags as a word");
@@ -608,7 +612,7 @@ class HashTable {
   // the block are advised; the table is still freed with free().
   static void advise_huge_pages(void* raw, size_t bytes) {
     constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-    if (bytes < 2 * kHuge) return;
+    if (bytes < 2 * kHuge || !g_hashtable_huge_pages) return;
     const uintptr_t begin = (reinterpret_cast<uintptr_t>(raw) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t end = (reinterpret_cast<uintptr_t>(raw) + bytes) & ~(kHuge - 1);
     if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);

@@ -99,6 +99,8 @@ std::string get_value(const Directive& d) {
     case Kind::kBool: return *static_cast<bool*>(d.target()) ? "yes" : "no";
     case Kind::kNum:
       if (d.flags & kUnsigned) return std::to_string(*static_cast<uint64_t*>(d.target()));
+      // A percentage is stored negated (maxmemory-clients 10% is -10), as Redis stores it.
+      if ((d.flags & kPercent) && read_num(d) < 0) return std::to_string(-read_num(d)) + "%";
       return std::to_string(read_num(d));
     case Kind::kEnumInt: {
       const int v = *static_cast<int*>(d.target());
@@ -113,6 +115,49 @@ std::string get_value(const Directive& d) {
   }
   return {};
 }
+
+namespace {
+
+// A numeric directive: a plain integer, a memory value (1mb, 2gb ...) or, with kPercent, also a
+// percentage "N%" (stored as -N). Redis's order of checks and texts: the syntax first, then the
+// bounds; a negative (percentage) value is only checked against the lower bound. A memory value
+// above INT64_MAX reads as negative there too, so 18446744073709551615 is accepted as 1%.
+bool set_number(const Directive& d, const std::string& v, std::string* err) {
+  int64_t val = 0;
+  if ((d.flags & kPercent) && v.size() > 1 && v.back() == '%' &&
+      parse_int64(std::string_view(v).substr(0, v.size() - 1), &val) && val >= 0) {
+    val = -val;
+  } else if (d.flags & kMemory) {
+    uint64_t u;
+    if (!parse_memory(v, &u)) {
+      *err = (d.flags & kPercent) ? "argument must be a memory or percent value"
+                                  : "argument must be a memory value";
+      return false;
+    }
+    if (d.flags & kUnsigned) {
+      *static_cast<uint64_t*>(d.target()) = u;
+      return true;
+    }
+    val = static_cast<int64_t>(u);
+  } else if (!parse_int64(v, &val)) {
+    *err = "argument couldn't be parsed into an integer";
+    return false;
+  }
+  if ((d.flags & kPercent) && val < 0) {
+    if (val < d.min) {
+      *err = "percentage argument must be less or equal to " + std::to_string(-d.min);
+      return false;
+    }
+  } else if (val < d.min || val > d.max) {
+    *err = "argument must be between " + std::to_string(d.min) + " and " +
+           std::to_string(d.max) + " inclusive";
+    return false;
+  }
+  write_num(d, val);
+  return true;
+}
+
+}  // namespace
 
 // Sets one directive from its arguments (already split). False with *err on a bad value; the
 // stored value is then unchanged.
@@ -134,31 +179,9 @@ bool set_value(const Directive& d, const Args& args, std::string* err) {
       *static_cast<bool*>(d.target()) = val;
       break;
     }
-    case Kind::kNum: {
-      int64_t val = 0;
-      if (d.flags & kMemory) {
-        uint64_t u;
-        if (!parse_memory(v, &u)) {
-          *err = "argument must be a memory value";
-          return false;
-        }
-        val = static_cast<int64_t>(u);
-        if (d.flags & kUnsigned) {
-          *static_cast<uint64_t*>(d.target()) = u;
-          break;
-        }
-      } else if (!parse_int64(v, &val)) {
-        *err = "argument couldn't be parsed into an integer";
-        return false;
-      }
-      if (val < d.min || val > d.max) {
-        *err = "argument must be between " + std::to_string(d.min) + " and " +
-               std::to_string(d.max) + " inclusive";
-        return false;
-      }
-      write_num(d, val);
+    case Kind::kNum:
+      if (!set_number(d, v, err)) return false;
       break;
-    }
     case Kind::kEnumInt:
     case Kind::kEnumStr: {
       const EnumItem* e = find_enum(d.items, v);
@@ -199,7 +222,9 @@ void rewrite_lines(const Directive& d, std::vector<std::pair<std::string, bool>>
   std::string text;
   switch (d.kind) {
     case Kind::kNum:
-      if (d.flags & kMemory) {
+      if ((d.flags & kPercent) && read_num(d) < 0) {
+        text = v;  // "10%"
+      } else if (d.flags & kMemory) {
         text = format_memory(d.flags & kUnsigned ? *static_cast<uint64_t*>(d.target())
                                                  : static_cast<uint64_t>(read_num(d)));
       } else {
@@ -237,6 +262,7 @@ std::vector<std::pair<std::string, std::string>> Config::get(
       continue;
     }
     for (const Directive& d : table()) {
+      if (d.flags & kHidden) continue;  // answered only when asked for by name, as Redis
       for (const char* name : {d.name, d.alias}) {
         if (!name || seen(name) || !glob_match(p, name, true)) continue;
         out.emplace_back(name, get_value(d));
@@ -342,6 +368,11 @@ std::string Config::set(std::span<const std::string_view> pairs) {
     }
   }
   return "";
+}
+
+bool Config::sensitive(std::string_view name) const {
+  const Directive* d = lookup(name);
+  return d && (d->flags & kSensitive);
 }
 
 std::string Config::rewrite() {

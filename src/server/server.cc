@@ -4,14 +4,17 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "base/glob.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/blocking.h"
@@ -19,6 +22,7 @@
 #include "commands/dispatch.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
+#include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_load.h"
@@ -70,6 +74,31 @@ void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
     return;
   }
   c->process_input();
+}
+
+// The kernel gives transparent huge pages to every process ("[always]" in the sysfs file), not
+// only to memory that asks for them with madvise.
+bool thp_always() {
+  FILE* f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  if (!f) return false;
+  char buf[128] = {};
+  const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+  fclose(f);
+  return n > 0 && strstr(buf, "[always]") != nullptr;
+}
+
+// Start-up values of disable-thp and jemalloc-bg-thread. disable-thp yes (Redis's default): the
+// key tables do not ask for huge pages, and where the kernel hands them out unasked they are
+// turned off for the process, as Redis does (huge pages make a fork child's copy-on-write and
+// the page faults after it costly).
+void apply_memory_options() {
+  const ServerOptions& o = server_options();
+  g_hashtable_huge_pages = !o.disable_thp;
+  if (o.disable_thp && thp_always() && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0) {
+    LOG_WARNING("WARNING: transparent huge pages are enabled and could not be disabled (%s).",
+                strerror(errno));
+  }
+  set_allocator_background_thread(o.jemalloc_bg_thread);
 }
 
 std::string peer_name(uv_tcp_t* tcp, bool local) {
@@ -368,6 +397,12 @@ int Server::run() {
   persistence_state().lastsave = time(nullptr);
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
+  apply_memory_options();
+  const std::string_view replicaof = "replicaof";
+  if (const auto master = config().get({&replicaof, 1}); !master.empty() && !master[0].second.empty()) {
+    LOG_WARNING("replicaof %s: replication is not implemented yet, this server runs as a master",
+                master[0].second.c_str());
+  }
   if (!load_data()) return 1;
   LOG_NOTICE("Ready to accept connections tcp");
 
@@ -410,6 +445,7 @@ std::vector<std::pair<std::string, std::string>> Server::config_get(
 }
 std::string Server::config_set(std::span<const std::string_view> pairs) { return config().set(pairs); }
 std::string Server::config_rewrite() { return config().rewrite(); }
+bool Server::config_sensitive(std::string_view name) { return config().sensitive(name); }
 void Server::config_resetstat() {
   reset_command_stats();
   error_stats().reset();
