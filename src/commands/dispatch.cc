@@ -70,15 +70,19 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   const size_t mark = w.buffer()->size();
   s.last_cmd_name = c ? c->full_name : nullptr;
   // CLIENT REPLY OFF drops every reply; SKIP (armed by the previous command) drops this one.
-  const bool reply_was_off = s.flags & Session::kReplyOff;
-  bool skip_reply = reply_was_off;
-  if (s.flags & Session::kReplySkipNext) {
-    s.flags &= ~Session::kReplySkipNext;
-    skip_reply = true;
+  // The outermost command decides when it ends, so CLIENT REPLY ON (which clears both) gets its
+  // +OK out, and a command EXEC runs does not consume a SKIP. Subscription confirmations are
+  // pushes and go out anyway (commands/cmd_pubsub.cc writes them past the reply).
+  const bool outermost = g_pubsub_exec.current == nullptr;
+  if (outermost && (s.flags & Session::kReplySkipNext)) {
+    s.flags = (s.flags & ~Session::kReplySkipNext) | Session::kReplySkip;
   }
   auto finish = [&]() -> int64_t {
-    // CLIENT REPLY ON turned replies back on: its own +OK is sent.
-    if (skip_reply && !(reply_was_off && !(s.flags & Session::kReplyOff))) w.buffer()->resize(mark);
+    if (outermost) {
+      if (KEEL_UNLIKELY(s.flags & (Session::kReplyOff | Session::kReplySkip))) w.buffer()->resize(mark);
+      // A command that blocked keeps its SKIP for the reply it gets when served (blocking.cc).
+      if (!(s.flags & Session::kBlocked)) s.flags &= ~Session::kReplySkip;
+    }
     return 0;
   };
 

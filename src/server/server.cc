@@ -490,22 +490,30 @@ std::string Server::client_line(const Client* c) const {
   if (s.flags & Session::kNoTouch) flags[nf++] = 'T';
   if (nf == 0) flags[nf++] = 'N';
   flags[nf] = 0;
-  const size_t qbuf = c->query.size() - std::min(c->qpos, c->query.size());
-  const size_t omem = c->out.capacity() + c->inflight.capacity();
+  // Output as Redis lays it out: up to 16 KB of replies not yet written play its fixed reply
+  // buffer (obl), the rest its list of 16 KB blocks (oll, and omem their bytes: 0 while nothing
+  // is queued there). While the socket is full (a write in progress) Redis has sent its fixed
+  // buffer first, so everything pending is in the list.
+  constexpr size_t kReplyChunk = 16 * 1024;
+  const size_t pending = c->out.size() + c->inflight.size();
+  const size_t obl = c->writing ? 0 : std::min(pending, kReplyChunk);
+  const size_t omem = pending - obl;
+  const size_t oll = (omem + kReplyChunk - 1) / kReplyChunk;
+  // qbuf is everything in the query buffer, the running command included (as sdslen of Redis's
+  // query buffer); after a while an idle client has none (Client::trim_buffers).
   snprintf(buf, sizeof(buf),
            "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
-           "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu rbs=%zu rbp=%zu "
-           "obl=%zu oll=0 omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
+           "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
+           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
            static_cast<long long>((now - c->last_interaction_ms) / 1000), flags, s.db_index,
            pubsub_session_count(s, PubSubKind::kChannel), pubsub_session_count(s, PubSubKind::kPattern),
            pubsub_session_count(s, PubSubKind::kShard),
-           static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), qbuf,
-           c->query.capacity() - c->query.size(), multi_memory(s), c->query.capacity(),
-           c->query.size(),
-           c->out.size(), omem, c->query.capacity() + omem + sizeof(Client),
+           static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), c->query.size(),
+           c->query.capacity() - c->query.size(), c->argv_bytes(), multi_memory(s),
+           c->out.capacity(), c->out_peak, obl, oll, omem, c->memory() + multi_memory(s),
            c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL", s.resp,
            s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
@@ -589,8 +597,13 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
           return -1;
         }
       } else if (equals_nocase(opt, "maxage")) {
-        if (!parse_int64(val, &max_age) || max_age < 0) {
-          *error = "ERR syntax error";
+        // Redis 7.4: connections older than this many seconds.
+        if (!parse_int64(val, &max_age)) {
+          *error = "ERR maxage is not an integer or out of range";
+          return -1;
+        }
+        if (max_age <= 0) {
+          *error = "ERR maxage should be greater than 0";
           return -1;
         }
       } else {
