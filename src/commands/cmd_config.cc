@@ -1,5 +1,5 @@
 // CONFIG GET / SET / RESETSTAT / REWRITE / HELP. The directive table and all validation live in
-// server/config.cc behind ServerApi::config_*; these handlers only shape the replies.
+// server/config*.cc behind ServerApi::config_*; these handlers only shape the replies.
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/server_api.h"

@@ -40,7 +40,6 @@ struct Session {
   std::string name;      // CLIENT SETNAME
   std::string lib_name;  // CLIENT SETINFO LIB-NAME
   std::string lib_ver;   // CLIENT SETINFO LIB-VER
-  std::string last_cmd;  // for CLIENT LIST cmd=
   const char* last_cmd_name = nullptr;  // full_name of the last command run (CLIENT LIST cmd=)
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;
