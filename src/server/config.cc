@@ -242,7 +242,107 @@ void rewrite_lines(const Directive& d, std::vector<std::pair<std::string, bool>>
 using namespace config_detail;
 
 namespace {
+
 bool is_glob(std::string_view p) { return p.find_first_of("[*?") != std::string_view::npos; }
+
+// The file's text; runs of blank lines collapse into one, as Redis writes them.
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string content;
+  bool was_empty = false;
+  for (const std::string& l : lines) {
+    if (l.empty()) {
+      if (was_empty) continue;
+      was_empty = true;
+    } else {
+      was_empty = false;
+    }
+    content += l;
+    content += '\n';
+  }
+  return content;
+}
+
+// Writes a temporary file next to `path` and renames it over, so a crash never leaves a
+// half-written config. "" on success, else strerror's text.
+std::string replace_file(const std::string& path, const std::string& content) {
+  std::string tmp = path + ".tmp-XXXXXX";
+  int fd = mkstemp(tmp.data());
+  if (fd == -1) return strerror(errno);
+  size_t off = 0;
+  while (off < content.size()) {
+    ssize_t w = write(fd, content.data() + off, content.size() - off);
+    if (w <= 0) {
+      const int saved = errno;
+      close(fd);
+      unlink(tmp.c_str());
+      return strerror(saved);
+    }
+    off += static_cast<size_t>(w);
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0644 & ~mask);
+  fsync(fd);
+  close(fd);
+  if (rename(tmp.c_str(), path.c_str()) == -1) {
+    const int saved = errno;
+    unlink(tmp.c_str());
+    return strerror(saved);
+  }
+  return "";
+}
+
+// CONFIG SET's first pass: the directive of every name, or the first problem in argument order
+// (unknown name, immutable or protected directive, a directive given twice) as the error text.
+std::string resolve_names(std::span<const std::string_view> pairs,
+                          std::vector<const Directive*>* dirs) {
+  for (size_t i = 0; i < dirs->size(); i++) {
+    std::string_view name = pairs[2 * i];
+    const Directive* d = lookup(name);
+    if (!d) {
+      return "ERR Unknown option or number of arguments for CONFIG SET - '" + std::string(name) +
+             "'";
+    }
+    const char* problem = nullptr;
+    if (d->flags & kImmutable) {
+      problem = "can't set immutable config";
+    } else if ((d->flags & kProtected) && g_enable_protected_configs == 0) {
+      problem = "can't set protected config";
+    } else {
+      // Redis registers an alias as its own table entry, so only the same name given twice is
+      // a duplicate ("hash-max-ziplist-entries 4 hash-max-listpack-entries 4" is accepted).
+      for (size_t j = 0; j < i && !problem; j++) {
+        if (iequals(pairs[2 * j], name)) problem = "duplicate parameter";
+      }
+    }
+    if (problem) {
+      return "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
+             "') - " + problem;
+    }
+    (*dirs)[i] = d;
+  }
+  return "";
+}
+
+// A CONFIG SET value as the directive's arguments: a multi-argument directive splits it on
+// spaces ("" is no argument at all).
+Args args_of(const Directive& d, std::string_view value) {
+  Args a;
+  if (!(d.flags & kMultiArg)) {
+    a.emplace_back(value);
+    return a;
+  }
+  if (value.empty()) return a;
+  size_t start = 0;
+  for (;;) {
+    size_t sp = value.find(' ', start);
+    a.emplace_back(value.substr(start, sp == std::string_view::npos ? sp : sp - start));
+    if (sp == std::string_view::npos) break;
+    start = sp + 1;
+  }
+  return a;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> Config::get(
@@ -276,53 +376,12 @@ std::string Config::set(std::span<const std::string_view> pairs) {
   if (pairs.size() % 2 != 0) return "ERR syntax error";
   const size_t count = pairs.size() / 2;
   std::vector<const Directive*> dirs(count, nullptr);
-  // 1. Resolve every name; the first problem in argument order (unknown name, immutable or
-  // protected directive, a directive given twice) is the one reported, before any value is read.
-  for (size_t i = 0; i < count; i++) {
-    std::string_view name = pairs[2 * i];
-    const Directive* d = lookup(name);
-    if (!d) {
-      return "ERR Unknown option or number of arguments for CONFIG SET - '" + std::string(name) +
-             "'";
-    }
-    const char* problem = nullptr;
-    if (d->flags & kImmutable) {
-      problem = "can't set immutable config";
-    } else if ((d->flags & kProtected) && g_enable_protected_configs == 0) {
-      problem = "can't set protected config";
-    } else {
-      // Redis registers an alias as its own table entry, so only the same name given twice is
-      // a duplicate ("hash-max-ziplist-entries 4 hash-max-listpack-entries 4" is accepted).
-      for (size_t j = 0; j < i && !problem; j++) {
-        if (iequals(pairs[2 * j], name)) problem = "duplicate parameter";
-      }
-    }
-    if (problem) {
-      return "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
-             "') - " + problem;
-    }
-    dirs[i] = d;
-  }
+  // 1. Resolve every name (nothing is read or set on an error).
+  if (std::string err = resolve_names(pairs, &dirs); !err.empty()) return err;
 
   // 2. Back up, then set every value; a bad value restores what was set so far.
   std::vector<std::string> old(count);
   for (size_t i = 0; i < count; i++) old[i] = get_value(*dirs[i]);
-  auto args_of = [](const Directive& d, std::string_view value) {
-    Args a;
-    if (!(d.flags & kMultiArg)) {
-      a.emplace_back(value);
-      return a;
-    }
-    if (value.empty()) return a;
-    size_t start = 0;
-    for (;;) {
-      size_t sp = value.find(' ', start);
-      a.emplace_back(value.substr(start, sp == std::string_view::npos ? sp : sp - start));
-      if (sp == std::string_view::npos) break;
-      start = sp + 1;
-    }
-    return a;
-  };
   auto restore = [&](size_t upto) {
     for (size_t j = 0; j < upto; j++) {
       std::string e;
@@ -430,45 +489,8 @@ std::string Config::rewrite() {
       for (; used < it->second.size(); used++) lines[it->second[used]].clear();  // orphans
     }
   }
-  // Runs of blank lines collapse into one, as Redis writes them.
-  std::string content;
-  bool was_empty = false;
-  for (const std::string& l : lines) {
-    if (l.empty()) {
-      if (was_empty) continue;
-      was_empty = true;
-    } else {
-      was_empty = false;
-    }
-    content += l;
-    content += '\n';
-  }
-  // Write a temporary file next to the old one and rename it over, so a crash never leaves a
-  // half-written config.
-  std::string tmp = file_ + ".tmp-XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd == -1) return std::string("ERR Rewriting config file: ") + strerror(errno);
-  size_t off = 0;
-  while (off < content.size()) {
-    ssize_t w = write(fd, content.data() + off, content.size() - off);
-    if (w <= 0) {
-      const int saved = errno;
-      close(fd);
-      unlink(tmp.c_str());
-      return std::string("ERR Rewriting config file: ") + strerror(saved);
-    }
-    off += static_cast<size_t>(w);
-  }
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0644 & ~mask);
-  fsync(fd);
-  close(fd);
-  if (rename(tmp.c_str(), file_.c_str()) == -1) {
-    const int saved = errno;
-    unlink(tmp.c_str());
-    return std::string("ERR Rewriting config file: ") + strerror(saved);
-  }
+  const std::string err = replace_file(file_, join_lines(lines));
+  if (!err.empty()) return "ERR Rewriting config file: " + err;
   LOG_NOTICE("CONFIG REWRITE executed with success.");
   return "";
 }
