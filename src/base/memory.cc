@@ -153,4 +153,13 @@ bool allocator_purge() {
 #endif
 }
 
+bool set_allocator_background_thread(bool enable) {
+#ifndef KEEL_NO_JEMALLOC
+  return mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable)) == 0;
+#else
+  (void)enable;
+  return false;
+#endif
+}
+
 }  // namespace keel

@@ -20,6 +20,9 @@ size_t usable_size_of_new(void* block, size_t request);
 // listpack that grows or shrinks by a few bytes per push or pop then costs no allocator call.
 // Sanitizer builds always realloc, so ASan checks accesses against the exact size.
 void* resize_block(void* block, size_t old_size, size_t new_size);
+// jemalloc's background purging thread (jemalloc-bg-thread): true when the allocator accepted
+// the setting; false without jemalloc or when it lacks background-thread support.
+bool set_allocator_background_thread(bool enable);
 
 // ---- MEMORY USAGE / STATS / MALLOC-STATS / PURGE ------------------------------------------
 // Bytes the allocator reserved for a live block (its size class); 0 for null.

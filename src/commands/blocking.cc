@@ -119,6 +119,13 @@ void forget(Blocked* b) {
   update_hooks();
 }
 
+// The reply of a blocked command that ends goes nowhere under CLIENT REPLY OFF, or SKIP given
+// before the command (as in Redis, where the flags apply until the command completes).
+void drop_muted_reply(Session& s, Buffer* out, size_t mark) {
+  if (s.flags & (Session::kReplyOff | Session::kReplySkip)) out->resize(mark);
+  s.flags &= ~Session::kReplySkip;
+}
+
 // Ends b's block with a reply written by `write` (timeout, CLIENT UNBLOCK) and resumes it. The
 // command's call is counted now (commandstats, SLOWLOG), as Redis does when it unblocks.
 template <class F>
@@ -127,8 +134,10 @@ void finish_with(Blocked* b, ServerApi& api, bool failed, F&& write) {
   command_unblocked(s, *b->cmd, b->views, failed);
   forget(b);
   if (Buffer* out = api.session_output(s)) {
+    const size_t mark = out->size();
     ReplyWriter w(out, s.resp);
     write(w);
+    drop_muted_reply(s, out, mark);
     api.session_output_ready(s);
   }
   api.resume_session(s);
@@ -144,6 +153,7 @@ bool serve(Blocked* b, ServerApi& api) {
     forget(b);
     return true;
   }
+  const size_t mark = out->size();
   ReplyWriter w(out, s.resp);
   r.serving = b;
   r.reblocked = false;
@@ -151,6 +161,7 @@ bool serve(Blocked* b, ServerApi& api) {
   r.serving = nullptr;
   if (r.reblocked) return false;
   forget(b);
+  drop_muted_reply(s, out, mark);
   api.session_output_ready(s);
   api.resume_session(s);
   return true;

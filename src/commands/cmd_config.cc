@@ -1,5 +1,5 @@
 // CONFIG GET / SET / RESETSTAT / REWRITE / HELP. The directive table and all validation live in
-// server/config.cc behind ServerApi::config_*; these handlers only shape the replies.
+// server/config*.cc behind ServerApi::config_*; these handlers only shape the replies.
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/server_api.h"
@@ -17,9 +17,16 @@ void cmd_config_get(CommandContext& cx) {
   }
 }
 
-// CONFIG SET name value [name value ...] -> +OK, all applied or none.
+// CONFIG SET name value [name value ...] -> +OK, all applied or none. The value of a secret
+// (requirepass, masterauth ...) reaches SLOWLOG as "(redacted)", whatever the outcome. The
+// argument array is the caller's mutable batch storage; only the views are replaced.
 void cmd_config_set(CommandContext& cx) {
   const std::string err = cx.server().config_set(cx.args().subspan(2));
+  for (size_t i = 2; i + 1 < cx.argc(); i += 2) {
+    if (cx.server().config_sensitive(cx.arg(i))) {
+      const_cast<std::string_view&>(cx.args()[i + 1]) = "(redacted)";
+    }
+  }
   if (!err.empty()) return cx.reply().error(err);
   cx.reply().ok();
 }

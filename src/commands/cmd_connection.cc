@@ -294,12 +294,12 @@ void flag_switch(CommandContext& cx, uint32_t flag) {
 void cmd_client_no_evict(CommandContext& cx) { flag_switch(cx, Session::kNoEvict); }
 void cmd_client_no_touch(CommandContext& cx) { flag_switch(cx, Session::kNoTouch); }
 
-// CLIENT REPLY ON|OFF|SKIP. OFF and SKIP are not answered; ON answers +OK (dispatch keeps that
-// reply although the command started with replies off).
+// CLIENT REPLY ON|OFF|SKIP. OFF and SKIP are not answered; ON answers +OK, also when it is the
+// command a SKIP dropped the reply of (dispatch decides at the end of the command).
 void cmd_client_reply(CommandContext& cx) {
   Session& s = cx.session();
   if (cx.is_arg(2, "on")) {
-    s.flags &= ~(Session::kReplyOff | Session::kReplySkipNext);
+    s.flags &= ~(Session::kReplyOff | Session::kReplySkipNext | Session::kReplySkip);
     return cx.reply().ok();
   }
   if (cx.is_arg(2, "off")) {

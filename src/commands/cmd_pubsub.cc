@@ -7,6 +7,7 @@
 
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/propagate.h"
 #include "commands/pubsub.h"
 
 namespace keel {
@@ -25,9 +26,18 @@ size_t reply_count(const Session& s, PubSubKind kind) {
          pubsub_session_count(s, PubSubKind::kPattern);
 }
 
+// With CLIENT REPLY OFF or SKIP the confirmation still goes out, as every push does in Redis
+// 7.2+ (and 7.0.15): it is written where pub/sub messages to the running session wait, which
+// dispatch appends after the (dropped) reply.
 void reply_subscription(CommandContext& cx, const char* what, const std::string_view* name,
                         PubSubKind kind) {
-  ReplyWriter& w = cx.reply();
+  ReplyWriter pushed;
+  const bool muted = cx.session().flags & (Session::kReplyOff | Session::kReplySkip);
+  if (muted) {
+    pushed.reset(&g_pubsub_deferred, cx.session().resp);
+    g_unit_end_work = true;
+  }
+  ReplyWriter& w = muted ? pushed : cx.reply();
   w.push(3);
   w.bulk(what);
   if (name) {

@@ -141,8 +141,11 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   } else {
     s.blocked_us += duration;
   }
-  if ((flags & kCallSkipReply) && !((flags & kCallReplyWasOff) && !(s.flags & Session::kReplyOff))) {
-    w.buffer()->resize(reply_mark);  // CLIENT REPLY ON turned replies back on: its +OK stays
+  if (flags & kCallSkipReply) {
+    // Looked at again now: CLIENT REPLY ON turned replies back on and its +OK stays. A command
+    // that blocked keeps its SKIP for the reply it gets when served (blocking.cc).
+    if (s.flags & (Session::kReplyOff | Session::kReplySkip)) w.buffer()->resize(reply_mark);
+    if (!blocked) s.flags &= ~Session::kReplySkip;
   }
 }
 
@@ -215,15 +218,19 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   const size_t mark = w.buffer()->size();
   s.last_cmd_name = c ? c->full_name : nullptr;
   // CLIENT REPLY OFF drops every reply; SKIP (armed by the previous command) drops this one.
-  const bool reply_was_off = s.flags & Session::kReplyOff;
-  bool skip_reply = reply_was_off;
-  if (s.flags & Session::kReplySkipNext) {
-    s.flags &= ~Session::kReplySkipNext;
-    skip_reply = true;
+  // The outermost command decides when it ends, so CLIENT REPLY ON (which clears both) gets its
+  // +OK out, and a command EXEC runs does not consume a SKIP. Subscription confirmations are
+  // pushes and go out anyway (commands/cmd_pubsub.cc writes them where the unit's pushes wait).
+  const bool outermost = g_exec_unit.depth == 0;
+  if (outermost && KEEL_UNLIKELY(s.flags & Session::kReplySkipNext)) {
+    s.flags = (s.flags & ~Session::kReplySkipNext) | Session::kReplySkip;
   }
+  const bool muted = outermost && KEEL_UNLIKELY(s.flags & (Session::kReplyOff | Session::kReplySkip));
   auto finish = [&]() -> int64_t {
-    // CLIENT REPLY ON turned replies back on: its own +OK is sent.
-    if (skip_reply && !(reply_was_off && !(s.flags & Session::kReplyOff))) w.buffer()->resize(mark);
+    if (muted) {
+      w.buffer()->resize(mark);
+      s.flags &= ~Session::kReplySkip;
+    }
     return 0;
   };
 
@@ -279,9 +286,7 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return finish();
   }
 
-  uint32_t flags = 0;
-  if (KEEL_UNLIKELY(skip_reply)) flags = kCallSkipReply | (reply_was_off ? uint32_t{kCallReplyWasOff} : 0u);
-  return call_impl(s, args, hashes, w, api, *c, start_us, flags, mark);
+  return call_impl(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u, mark);
 }
 
 void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,

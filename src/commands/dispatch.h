@@ -77,9 +77,9 @@ enum CallFlag : uint32_t {
   // CMD_CALL_REPROCESSING): not fed to MONITOR again, and its commandstats / SLOWLOG entry
   // covers both runs.
   kCallReprocessing = 1u << 0,
-  // CLIENT REPLY OFF / SKIP: the reply is dropped (the unit's deferred pushes are not).
+  // CLIENT REPLY OFF / SKIP was on when the outermost command was admitted: its reply is
+  // dropped unless the command turned replies back on (the unit's deferred pushes never are).
   kCallSkipReply = 1u << 1,
-  kCallReplyWasOff = 1u << 2,  // with kCallSkipReply: CLIENT REPLY ON keeps its own +OK
 };
 
 // Runs c's handler for s (no admission checks: the caller made them, or is EXEC / a script

@@ -28,6 +28,9 @@ class ServerApi {
   virtual std::string config_set(std::span<const std::string_view> name_value_pairs) = 0;
   virtual void config_resetstat() = 0;
   virtual std::string config_rewrite() = 0;  // empty on success, else the error text
+  // A secret (requirepass, masterauth ...): CONFIG SET shows its value as "(redacted)" in
+  // SLOWLOG, as Redis does.
+  virtual bool config_sensitive(std::string_view /*name*/) { return false; }
 
   // CLIENT. The text of CLIENT LIST (optionally only ids / a type), CLIENT INFO for a session.
   virtual std::string client_list(std::span<const uint64_t> ids, std::string_view type) = 0;

@@ -14,6 +14,7 @@ struct Session {
   static constexpr uint32_t kCloseAfterReply = 1u << 0;  // QUIT, protocol error
   static constexpr uint32_t kReplyOff = 1u << 1;         // CLIENT REPLY OFF
   static constexpr uint32_t kReplySkipNext = 1u << 2;    // CLIENT REPLY SKIP: drop the next reply
+  static constexpr uint32_t kReplySkip = 1u << 3;        // the running command's reply is dropped
   static constexpr uint32_t kNoEvict = 1u << 4;          // CLIENT NO-EVICT ON
   static constexpr uint32_t kMonitor = 1u << 5;          // MONITOR
   static constexpr uint32_t kPubSub = 1u << 6;           // has subscriptions (RESP2 restricts)
@@ -36,7 +37,6 @@ struct Session {
   std::string name;      // CLIENT SETNAME
   std::string lib_name;  // CLIENT SETINFO LIB-NAME
   std::string lib_ver;   // CLIENT SETINFO LIB-VER
-  std::string last_cmd;  // for CLIENT LIST cmd=
   const char* last_cmd_name = nullptr;  // full_name of the last command run (CLIENT LIST cmd=)
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;

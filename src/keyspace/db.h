@@ -78,6 +78,11 @@ struct KeyspaceClock {
   // child exists (set_fork_child_exists, base/fork.h).
   bool no_touch = false;
   bool active_expire_enabled = true;
+  // Set by the RDB loader (persistence/rdb_load.cc) for the whole load. As in Redis, a key whose
+  // time has passed is not expired while loading (Db::expired), an EXPIRE with a time in the past
+  // sets the time rather than deleting (what replaying an AOF needs) and INFO says loading:1.
+  // Today the load runs before the server serves anyone (start-up, DEBUG RELOAD), so no command
+  // or INFO can see it set yet; the loader that yields to the event loop will show it.
   bool loading = false;
 };
 extern KeyspaceClock g_clock;

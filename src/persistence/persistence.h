@@ -1,6 +1,6 @@
 // Persistence options and state shared by the RDB writer and loader, the commands (SAVE,
 // DUMP/RESTORE, DEBUG RELOAD, LASTSAVE) and the server (load at start-up, save at shutdown).
-// server/config.cc writes the options; nothing here knows about the configuration file.
+// server/config_table.cc writes the options; nothing here knows about the configuration file.
 // Function libraries live in scripting/, a sibling layer: commands/ installs FunctionHooks so
 // the writer can list them and the loader can load them.
 #pragma once

@@ -20,7 +20,7 @@ struct lua_State;
 
 namespace keel {
 
-// Options other layers fill in (server/config.cc points busy-reply-threshold here).
+// Options other layers fill in (server/config_table.cc points busy-reply-threshold here).
 struct ScriptingOptions {
   int64_t busy_reply_threshold = 5000;  // ms; alias lua-time-limit
   // Bytes a script (or a library's load-time code) may add to its Lua state's heap; past it

@@ -15,6 +15,8 @@ namespace keel {
 namespace {
 constexpr size_t kMaxBatch = 1024;        // commands executed per parse round
 constexpr size_t kIdleOutKeep = 64 * 1024;  // output capacity always kept (see trim_buffers)
+constexpr size_t kQueryKeep = 64 * 1024;    // larger empty query buffers go at the next trim
+constexpr size_t kBatchArgsKeep = 4096;     // argument views kept between batches
 }  // namespace
 
 Client::Client(Server* srv, uint64_t id) : server(srv) {
@@ -32,6 +34,7 @@ Client::~Client() = default;
 void Client::process_input() {
   // A blocked session runs nothing more until Server::resume_session (its input waits here).
   if (session.flags & Session::kBlocked) return;
+  running = kNoCommand;
   for (;;) {
     batch.clear();
     batch_args.clear();
@@ -118,6 +121,7 @@ void Client::run_batch() {
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
   for (const BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
+    running = static_cast<size_t>(&b - batch.data());
     clock_us = execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec, clock_us);
     commands++;
     // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.
@@ -132,6 +136,7 @@ void Client::run_batch() {
       parser = RequestParser();
       break;
     }
+    running = kNoCommand;
     if ((session.flags & Session::kCloseAfterReply) || closing) break;
   }
   last_interaction_ms = g_clock.now_ms;
@@ -191,6 +196,31 @@ void Client::trim_buffers() {
   if (out_peak * 2 < out.capacity()) out.shrink_if_idle(kIdleOutKeep);
   if (out_peak * 2 < inflight.capacity()) inflight.shrink_if_idle(kIdleOutKeep);
   out_peak = 0;
+  // Never under a blocked command: `running` indexes the batch then.
+  if (running != kNoCommand || (session.flags & Session::kBlocked)) return;
+  if (query.empty() &&
+      (query.capacity() > kQueryKeep || g_clock.now_ms - last_interaction_ms >= 1000)) {
+    query.shrink_if_idle(0);
+  }
+  if (batch_args.capacity() > kBatchArgsKeep) {
+    std::vector<BatchCmd>().swap(batch);
+    std::vector<std::string_view>().swap(batch_args);
+    std::vector<uint64_t>().swap(batch_hashes);
+  }
+}
+
+size_t Client::argv_bytes() const {
+  if (running == kNoCommand || running >= batch.size()) return 0;
+  const BatchCmd& b = batch[running];
+  size_t n = 0;
+  for (size_t i = 0; i < b.argc; i++) n += batch_args[b.first_arg + i].size();
+  return n;
+}
+
+size_t Client::memory() const {
+  return sizeof(Client) + query.capacity() + out.capacity() + inflight.capacity() +
+         batch.capacity() * sizeof(BatchCmd) + batch_args.capacity() * sizeof(std::string_view) +
+         batch_hashes.capacity() * sizeof(uint64_t);
 }
 
 void Client::close() {

@@ -62,6 +62,14 @@ class Client {
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;
   std::vector<uint64_t> batch_hashes;
+  // Index in `batch` of the command being run, or that blocked the client; kNoCommand otherwise
+  // (CLIENT LIST argv-mem).
+  static constexpr size_t kNoCommand = ~size_t{0};
+  size_t running = kNoCommand;
+  // Bytes of the arguments of the running (or blocked) command: Redis's argv-mem.
+  size_t argv_bytes() const;
+  // Heap bytes this connection holds: buffers, batch vectors and the object itself (tot-mem).
+  size_t memory() const;
 
   // Reads have arrived: parse, prefetch, execute everything complete.
   void process_input();
@@ -73,7 +81,10 @@ class Client {
   // Called by the cron about once a second: frees output capacity beyond 64 KB that the last
   // second's flushes did not need. Flushes themselves keep the capacity, so a subscriber or a
   // pipelining client that produces 100 KB per loop iteration does not reallocate (and
-  // page-fault in) its buffer every iteration.
+  // page-fault in) its buffer every iteration. An empty query buffer goes back once the client
+  // rested a second or when a big command made it grow (Redis 7.4 lends idle clients a shared
+  // one: CLIENT LIST shows qbuf=0 qbuf-free=0 for them), and so do the argument vectors of a
+  // command with very many arguments.
   void trim_buffers();
 
  private:

@@ -99,6 +99,8 @@ std::string get_value(const Directive& d) {
     case Kind::kBool: return *static_cast<bool*>(d.target()) ? "yes" : "no";
     case Kind::kNum:
       if (d.flags & kUnsigned) return std::to_string(*static_cast<uint64_t*>(d.target()));
+      // A percentage is stored negated (maxmemory-clients 10% is -10), as Redis stores it.
+      if ((d.flags & kPercent) && read_num(d) < 0) return std::to_string(-read_num(d)) + "%";
       return std::to_string(read_num(d));
     case Kind::kEnumInt: {
       const int v = *static_cast<int*>(d.target());
@@ -113,6 +115,49 @@ std::string get_value(const Directive& d) {
   }
   return {};
 }
+
+namespace {
+
+// A numeric directive: a plain integer, a memory value (1mb, 2gb ...) or, with kPercent, also a
+// percentage "N%" (stored as -N). Redis's order of checks and texts: the syntax first, then the
+// bounds; a negative (percentage) value is only checked against the lower bound. A memory value
+// above INT64_MAX reads as negative there too, so 18446744073709551615 is accepted as 1%.
+bool set_number(const Directive& d, const std::string& v, std::string* err) {
+  int64_t val = 0;
+  if ((d.flags & kPercent) && v.size() > 1 && v.back() == '%' &&
+      parse_int64(std::string_view(v).substr(0, v.size() - 1), &val) && val >= 0) {
+    val = -val;
+  } else if (d.flags & kMemory) {
+    uint64_t u;
+    if (!parse_memory(v, &u)) {
+      *err = (d.flags & kPercent) ? "argument must be a memory or percent value"
+                                  : "argument must be a memory value";
+      return false;
+    }
+    if (d.flags & kUnsigned) {
+      *static_cast<uint64_t*>(d.target()) = u;
+      return true;
+    }
+    val = static_cast<int64_t>(u);
+  } else if (!parse_int64(v, &val)) {
+    *err = "argument couldn't be parsed into an integer";
+    return false;
+  }
+  if ((d.flags & kPercent) && val < 0) {
+    if (val < d.min) {
+      *err = "percentage argument must be less or equal to " + std::to_string(-d.min);
+      return false;
+    }
+  } else if (val < d.min || val > d.max) {
+    *err = "argument must be between " + std::to_string(d.min) + " and " +
+           std::to_string(d.max) + " inclusive";
+    return false;
+  }
+  write_num(d, val);
+  return true;
+}
+
+}  // namespace
 
 // Sets one directive from its arguments (already split). False with *err on a bad value; the
 // stored value is then unchanged.
@@ -134,31 +179,9 @@ bool set_value(const Directive& d, const Args& args, std::string* err) {
       *static_cast<bool*>(d.target()) = val;
       break;
     }
-    case Kind::kNum: {
-      int64_t val = 0;
-      if (d.flags & kMemory) {
-        uint64_t u;
-        if (!parse_memory(v, &u)) {
-          *err = "argument must be a memory value";
-          return false;
-        }
-        val = static_cast<int64_t>(u);
-        if (d.flags & kUnsigned) {
-          *static_cast<uint64_t*>(d.target()) = u;
-          break;
-        }
-      } else if (!parse_int64(v, &val)) {
-        *err = "argument couldn't be parsed into an integer";
-        return false;
-      }
-      if (val < d.min || val > d.max) {
-        *err = "argument must be between " + std::to_string(d.min) + " and " +
-               std::to_string(d.max) + " inclusive";
-        return false;
-      }
-      write_num(d, val);
+    case Kind::kNum:
+      if (!set_number(d, v, err)) return false;
       break;
-    }
     case Kind::kEnumInt:
     case Kind::kEnumStr: {
       const EnumItem* e = find_enum(d.items, v);
@@ -199,7 +222,9 @@ void rewrite_lines(const Directive& d, std::vector<std::pair<std::string, bool>>
   std::string text;
   switch (d.kind) {
     case Kind::kNum:
-      if (d.flags & kMemory) {
+      if ((d.flags & kPercent) && read_num(d) < 0) {
+        text = v;  // "10%"
+      } else if (d.flags & kMemory) {
         text = format_memory(d.flags & kUnsigned ? *static_cast<uint64_t*>(d.target())
                                                  : static_cast<uint64_t>(read_num(d)));
       } else {
@@ -217,42 +242,61 @@ void rewrite_lines(const Directive& d, std::vector<std::pair<std::string, bool>>
 using namespace config_detail;
 
 namespace {
-bool is_glob(std::string_view p) { return p.find_first_of("[*?") != std::string_view::npos; }
-}  // namespace
 
-std::vector<std::pair<std::string, std::string>> Config::get(
-    std::span<const std::string_view> patterns) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto seen = [&](std::string_view name) {
-    for (const auto& [k, v] : out) {
-      if (iequals(k, name)) return true;
+bool is_glob(std::string_view p) { return p.find_first_of("[*?") != std::string_view::npos; }
+
+// The file's text; runs of blank lines collapse into one, as Redis writes them.
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string content;
+  bool was_empty = false;
+  for (const std::string& l : lines) {
+    if (l.empty()) {
+      if (was_empty) continue;
+      was_empty = true;
+    } else {
+      was_empty = false;
     }
-    return false;
-  };
-  for (std::string_view p : patterns) {
-    if (!is_glob(p)) {
-      // A literal name is looked up directly and reported as the client spelled it.
-      if (seen(p)) continue;
-      if (const Directive* d = lookup(p)) out.emplace_back(std::string(p), get_value(*d));
-      continue;
-    }
-    for (const Directive& d : table()) {
-      for (const char* name : {d.name, d.alias}) {
-        if (!name || seen(name) || !glob_match(p, name, true)) continue;
-        out.emplace_back(name, get_value(d));
-      }
-    }
+    content += l;
+    content += '\n';
   }
-  return out;
+  return content;
 }
 
-std::string Config::set(std::span<const std::string_view> pairs) {
-  if (pairs.size() % 2 != 0) return "ERR syntax error";
-  const size_t count = pairs.size() / 2;
-  std::vector<const Directive*> dirs(count, nullptr);
-  // 1. Resolve every name; the first problem in argument order (unknown name, immutable or
-  // protected directive, a directive given twice) is the one reported, before any value is read.
-  for (size_t i = 0; i < count; i++) {
+// Writes a temporary file next to `path` and renames it over, so a crash never leaves a
+// half-written config. "" on success, else strerror's text.
+std::string replace_file(const std::string& path, const std::string& content) {
+  std::string tmp = path + ".tmp-XXXXXX";
+  int fd = mkstemp(tmp.data());
+  if (fd == -1) return strerror(errno);
+  size_t off = 0;
+  while (off < content.size()) {
+    ssize_t w = write(fd, content.data() + off, content.size() - off);
+    if (w <= 0) {
+      const int saved = errno;
+      close(fd);
+      unlink(tmp.c_str());
+      return strerror(saved);
+    }
+    off += static_cast<size_t>(w);
+  }
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0644 & ~mask);
+  fsync(fd);
+  close(fd);
+  if (rename(tmp.c_str(), path.c_str()) == -1) {
+    const int saved = errno;
+    unlink(tmp.c_str());
+    return strerror(saved);
+  }
+  return "";
+}
+
+// CONFIG SET's first pass: the directive of every name, or the first problem in argument order
+// (unknown name, immutable or protected directive, a directive given twice) as the error text.
+std::string resolve_names(std::span<const std::string_view> pairs,
+                          std::vector<const Directive*>* dirs) {
+  for (size_t i = 0; i < dirs->size(); i++) {
     std::string_view name = pairs[2 * i];
     const Directive* d = lookup(name);
     if (!d) {
@@ -275,28 +319,69 @@ std::string Config::set(std::span<const std::string_view> pairs) {
       return "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - " + problem;
     }
-    dirs[i] = d;
+    (*dirs)[i] = d;
   }
+  return "";
+}
+
+// A CONFIG SET value as the directive's arguments: a multi-argument directive splits it on
+// spaces ("" is no argument at all).
+Args args_of(const Directive& d, std::string_view value) {
+  Args a;
+  if (!(d.flags & kMultiArg)) {
+    a.emplace_back(value);
+    return a;
+  }
+  if (value.empty()) return a;
+  size_t start = 0;
+  for (;;) {
+    size_t sp = value.find(' ', start);
+    a.emplace_back(value.substr(start, sp == std::string_view::npos ? sp : sp - start));
+    if (sp == std::string_view::npos) break;
+    start = sp + 1;
+  }
+  return a;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> Config::get(
+    std::span<const std::string_view> patterns) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto seen = [&](std::string_view name) {
+    for (const auto& [k, v] : out) {
+      if (iequals(k, name)) return true;
+    }
+    return false;
+  };
+  for (std::string_view p : patterns) {
+    if (!is_glob(p)) {
+      // A literal name is looked up directly and reported as the client spelled it.
+      if (seen(p)) continue;
+      if (const Directive* d = lookup(p)) out.emplace_back(std::string(p), get_value(*d));
+      continue;
+    }
+    for (const Directive& d : table()) {
+      if (d.flags & kHidden) continue;  // answered only when asked for by name, as Redis
+      for (const char* name : {d.name, d.alias}) {
+        if (!name || seen(name) || !glob_match(p, name, true)) continue;
+        out.emplace_back(name, get_value(d));
+      }
+    }
+  }
+  return out;
+}
+
+std::string Config::set(std::span<const std::string_view> pairs) {
+  if (pairs.size() % 2 != 0) return "ERR syntax error";
+  const size_t count = pairs.size() / 2;
+  std::vector<const Directive*> dirs(count, nullptr);
+  // 1. Resolve every name (nothing is read or set on an error).
+  if (std::string err = resolve_names(pairs, &dirs); !err.empty()) return err;
 
   // 2. Back up, then set every value; a bad value restores what was set so far.
   std::vector<std::string> old(count);
   for (size_t i = 0; i < count; i++) old[i] = get_value(*dirs[i]);
-  auto args_of = [](const Directive& d, std::string_view value) {
-    Args a;
-    if (!(d.flags & kMultiArg)) {
-      a.emplace_back(value);
-      return a;
-    }
-    if (value.empty()) return a;
-    size_t start = 0;
-    for (;;) {
-      size_t sp = value.find(' ', start);
-      a.emplace_back(value.substr(start, sp == std::string_view::npos ? sp : sp - start));
-      if (sp == std::string_view::npos) break;
-      start = sp + 1;
-    }
-    return a;
-  };
   auto restore = [&](size_t upto) {
     for (size_t j = 0; j < upto; j++) {
       std::string e;
@@ -342,6 +427,11 @@ std::string Config::set(std::span<const std::string_view> pairs) {
     }
   }
   return "";
+}
+
+bool Config::sensitive(std::string_view name) const {
+  const Directive* d = lookup(name);
+  return d && (d->flags & kSensitive);
 }
 
 std::string Config::rewrite() {
@@ -399,45 +489,8 @@ std::string Config::rewrite() {
       for (; used < it->second.size(); used++) lines[it->second[used]].clear();  // orphans
     }
   }
-  // Runs of blank lines collapse into one, as Redis writes them.
-  std::string content;
-  bool was_empty = false;
-  for (const std::string& l : lines) {
-    if (l.empty()) {
-      if (was_empty) continue;
-      was_empty = true;
-    } else {
-      was_empty = false;
-    }
-    content += l;
-    content += '\n';
-  }
-  // Write a temporary file next to the old one and rename it over, so a crash never leaves a
-  // half-written config.
-  std::string tmp = file_ + ".tmp-XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd == -1) return std::string("ERR Rewriting config file: ") + strerror(errno);
-  size_t off = 0;
-  while (off < content.size()) {
-    ssize_t w = write(fd, content.data() + off, content.size() - off);
-    if (w <= 0) {
-      const int saved = errno;
-      close(fd);
-      unlink(tmp.c_str());
-      return std::string("ERR Rewriting config file: ") + strerror(saved);
-    }
-    off += static_cast<size_t>(w);
-  }
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0644 & ~mask);
-  fsync(fd);
-  close(fd);
-  if (rename(tmp.c_str(), file_.c_str()) == -1) {
-    const int saved = errno;
-    unlink(tmp.c_str());
-    return std::string("ERR Rewriting config file: ") + strerror(saved);
-  }
+  const std::string err = replace_file(file_, join_lines(lines));
+  if (!err.empty()) return "ERR Rewriting config file: " + err;
   LOG_NOTICE("CONFIG REWRITE executed with success.");
   return "";
 }

@@ -35,12 +35,13 @@ struct ServerOptions {
   int64_t hz = 10;              // 1..500 after clamping
   int64_t maxclients = 10000;
   bool prefetch = true;         // batch key prefetch (prefetch-batch-max-size > 0)
+  bool disable_thp = true;      // key tables do not ask for huge pages (Server::run applies it)
+  bool jemalloc_bg_thread = true;
   int64_t prefetch_batch_max_size = 16;
   bool appendonly = false;
   uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_samples = 5;
-  bool disable_thp = true;      // no transparent huge pages for the process (Server::run)
   OutputBufferLimit obuf_limits[kObufClasses] = {
       {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };
@@ -64,6 +65,8 @@ class Config {
   std::string set(std::span<const std::string_view> pairs);
   // CONFIG REWRITE: "" on success, else the error text.
   std::string rewrite();
+  // True for a directive holding a secret (SLOWLOG shows "(redacted)" for its CONFIG SET value).
+  bool sensitive(std::string_view name) const;
 
  private:
   std::string file_;

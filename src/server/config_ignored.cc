@@ -1,6 +1,7 @@
 // Directives Keel accepts, stores and reports (CONFIG GET, CONFIG REWRITE) so that a Redis
 // redis.conf and tools that set them keep working, but does not act on yet (replication, AOF,
 // eviction tuning, syslog, threads ...), and the deprecated names a config file may still hold.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ struct Misc {
   bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
-  bool jemalloc_bg_thread = true, activedefrag = false;
+  bool activedefrag = false;
   bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
   bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
@@ -38,6 +39,14 @@ struct Misc {
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
+  // Replication (comes later): the master given by replicaof, Redis's defaults.
+  std::string replicaof_host;  // "" = this server is a master
+  int64_t replicaof_port = 0, repl_ping_replica_period = 10;
+  std::string tls_key_file_pass, tls_client_key_file_pass;
+  // Redis's hidden directives (test and debugging knobs; CONFIG GET * does not list them).
+  bool use_exit_on_panic = false;
+  int64_t rdb_key_save_delay = 0, key_load_delay = 0, watchdog_period = 0;
+  int64_t loading_process_events_interval_bytes = 2 * 1024 * 1024;
 };
 Misc& misc() {
   static Misc m;
@@ -68,6 +77,70 @@ bool set_oom_values(const Directive&, const Args& args, std::string*) {
 }
 std::string get_oom_values(const Directive&) { return misc().oom_score_adj_values; }
 
+// replicaof <host> <port> | replicaof no one. Redis's checks; start-up only (CONFIG SET refuses
+// it as immutable). Keel has no replication yet: a master is remembered and reported, and the
+// server keeps running as a master (Server::run logs that).
+bool set_replicaof(const Directive&, const Args& args, std::string* err) {
+  if (args.size() != 2) {
+    *err = "wrong number of arguments";
+    return false;
+  }
+  Misc& m = misc();
+  m.replicaof_host.clear();
+  m.replicaof_port = 0;
+  if (iequals(args[0], "no") && iequals(args[1], "one")) return true;
+  char* end = nullptr;
+  const long port = strtol(args[1].c_str(), &end, 10);
+  if (port < 0 || port > 65535 || *end != '\0') {
+    *err = "Invalid master port";
+    return false;
+  }
+  m.replicaof_host = args[0];
+  m.replicaof_port = port;
+  return true;
+}
+std::string get_replicaof(const Directive&) {
+  const Misc& m = misc();
+  return m.replicaof_host.empty() ? "" : m.replicaof_host + " " + std::to_string(m.replicaof_port);
+}
+// No line at all without a master (the file's replicaof lines are removed), as Redis rewrites it.
+void rewrite_replicaof(const Directive& d, std::vector<std::pair<std::string, bool>>* out) {
+  if (misc().replicaof_host.empty()) return;
+  out->push_back({std::string(d.name) + " " + quote_config_value(misc().replicaof_host) + " " +
+                      std::to_string(misc().replicaof_port),
+                  true});
+}
+
+// proc-title-template: Redis's check (Keel does not change its process title, but a template
+// Redis would refuse is refused here too). {{ and }} stand for braces; a variable must be one of
+// Redis's names and closed; expanded with an empty {title}, the text must not be blank.
+bool check_proc_title(const Directive&, const Args& args, std::string* err) {
+  static constexpr const char* kVars[] = {"title", "listen-addr", "server-mode", "port",
+                                          "tls-port", "unixsocket", "config-file"};
+  const std::string& v = args[0];
+  std::string expanded;
+  bool valid = true;
+  for (size_t i = 0; valid && i < v.size(); i++) {
+    if (v.compare(i, 2, "{{") == 0 || v.compare(i, 2, "}}") == 0) {
+      expanded += v[i++];
+    } else if (v[i] != '{') {
+      expanded += v[i];
+    } else {
+      const size_t close = v.find('}', i + 1);
+      const std::string name = close == std::string::npos ? "" : v.substr(i + 1, close - i - 1);
+      valid = false;
+      for (const char* known : kVars) valid |= name == known;
+      // Every variable but these expands to something non-empty in a standalone server.
+      if (name != "title" && name != "server-mode" && name != "unixsocket") expanded += 'x';
+      if (name == "unixsocket") expanded += misc().unixsocket;
+      i = close;
+    }
+  }
+  if (valid && expanded.find_first_not_of(' ') != std::string::npos) return true;
+  *err = "template format is invalid or contains unknown variables";
+  return false;
+}
+
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
   v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
@@ -81,7 +154,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
                false));
   v->push_back(b("set-proc-title", nullptr, kImmutable, KEEL_REF(misc().set_proc_title), true));
   v->push_back(b("syslog-enabled", nullptr, kImmutable, KEEL_REF(misc().syslog_enabled), false));
-  v->push_back(b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(misc().jemalloc_bg_thread), true));
   v->push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
   v->push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(misc().aof_load_truncated), true));
   v->push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(misc().aof_use_rdb_preamble), true));
@@ -138,8 +210,10 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "10"));
   v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
                KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
-  v->push_back(n("maxmemory-clients", nullptr, kMemory, KEEL_REF(misc().maxmemory_clients),
-               Num::kI64, 0, kLongMax, "0"));
+  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent,
+               KEEL_REF(misc().maxmemory_clients), Num::kI64, -100, kLongMax, "0"));
+  v->push_back(n("repl-ping-replica-period", "repl-ping-slave-period", 0,
+               KEEL_REF(misc().repl_ping_replica_period), Num::kI64, 1, kIntMax, "10"));
   v->push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),
                Num::kI64, 0, 0777, "0"));
 }
@@ -159,7 +233,7 @@ void add_ignored_strings(std::vector<Directive>* v) {
   v->push_back(s("appenddirname", nullptr, kImmutable, KEEL_REF(misc().appenddirname),
                "appendonlydir"));
   v->push_back(s("masterauth", nullptr, kSensitive, KEEL_REF(misc().masterauth), ""));
-  v->push_back(s("masteruser", nullptr, 0, KEEL_REF(misc().masteruser), ""));
+  v->push_back(s("masteruser", nullptr, kSensitive, KEEL_REF(misc().masteruser), ""));
   v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(misc().aclfile), ""));
   v->push_back(s("unixsocket", nullptr, kImmutable, KEEL_REF(misc().unixsocket), ""));
   v->push_back(s("syslog-ident", nullptr, kImmutable, KEEL_REF(misc().syslog_ident), "redis"));
@@ -169,8 +243,32 @@ void add_ignored_strings(std::vector<Directive>* v) {
   v->push_back(es("oom-score-adj", 0, KEEL_REF(misc().oom_score_adj), kOomAdj, "no"));
   v->push_back(sp("oom-score-adj-values", kMultiArg, set_oom_values, get_oom_values,
                 "0 200 800"));
-  v->push_back(s("proc-title-template", nullptr, kImmutable,
-               KEEL_REF(misc().proc_title_template), "{title} {listen-addr} {server-mode}"));
+  v->push_back(s("proc-title-template", nullptr, 0, KEEL_REF(misc().proc_title_template),
+               "{title} {listen-addr} {server-mode}", check_proc_title));
+  {
+    Directive d = sp("replicaof", kImmutable | kMultiArg, set_replicaof, get_replicaof, "",
+                     rewrite_replicaof);
+    d.alias = "slaveof";
+    v->push_back(d);
+  }
+  // Not secrets for Redis's SLOWLOG either (it shows their CONFIG SET values).
+  v->push_back(s("tls-key-file-pass", nullptr, 0, KEEL_REF(misc().tls_key_file_pass), ""));
+  v->push_back(s("tls-client-key-file-pass", nullptr, 0,
+               KEEL_REF(misc().tls_client_key_file_pass), ""));
+}
+
+// Redis's HIDDEN_CONFIG directives: answered by name, never listed by CONFIG GET patterns.
+void add_hidden_directives(std::vector<Directive>* v) {
+  v->push_back(b("use-exit-on-panic", nullptr, kHidden, KEEL_REF(misc().use_exit_on_panic), false));
+  v->push_back(n("rdb-key-save-delay", nullptr, kHidden, KEEL_REF(misc().rdb_key_save_delay),
+               Num::kI64, kIntMin, kIntMax, "0"));
+  v->push_back(n("key-load-delay", nullptr, kHidden, KEEL_REF(misc().key_load_delay), Num::kI64,
+               kIntMin, kIntMax, "0"));
+  v->push_back(n("watchdog-period", nullptr, kHidden, KEEL_REF(misc().watchdog_period), Num::kI64,
+               0, kIntMax, "0"));
+  v->push_back(n("loading-process-events-interval-bytes", nullptr, kHidden,
+               KEEL_REF(misc().loading_process_events_interval_bytes), Num::kI64, 1024, kIntMax,
+               "2097152"));
 }
 
 }  // namespace
@@ -179,6 +277,7 @@ void add_ignored_directives(std::vector<Directive>* v) {
   add_ignored_bools(v);
   add_ignored_numbers(v);
   add_ignored_strings(v);
+  add_hidden_directives(v);
 }
 
 // Directives accepted in a file for compatibility and ignored (name, exact argc with the name).

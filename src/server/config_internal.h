@@ -25,6 +25,8 @@ enum DirectiveFlag : uint32_t {
   kMultiArg = 1u << 3,   // takes any number of arguments (CONFIG SET splits the value on ' ')
   kMemory = 1u << 4,     // numeric with memory units (1mb, 2gb ...)
   kUnsigned = 1u << 5,   // numeric stored as uint64 (upper bound UINT64_MAX)
+  kPercent = 1u << 6,    // numeric that also takes "N%" (stored as -N; bounds min..max, min < 0)
+  kHidden = 1u << 7,     // not listed by CONFIG GET patterns; answers when asked for by name
 };
 
 enum class Kind : uint8_t { kBool, kNum, kEnumInt, kEnumStr, kString, kSpecial };

@@ -12,6 +12,7 @@
 
 #include "base/crash.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
@@ -264,6 +265,12 @@ void post_hz() {
   if (hz < 1) hz = 1;
   if (hz > 500) hz = 500;
 }
+// CONFIG SET jemalloc-bg-thread; the start-up value is applied by Server::run. Like Redis, a
+// jemalloc without background-thread support is not an error.
+bool apply_jemalloc_bg_thread(std::string*) {
+  set_allocator_background_thread(server_options().jemalloc_bg_thread);
+  return true;
+}
 void post_prefetch() {
   ServerOptions& o = server_options();
   o.prefetch = o.prefetch_batch_max_size > 0;
@@ -291,8 +298,6 @@ void add_server_directives(std::vector<Directive>* v) {
     v->push_back(d);
   }
   v->push_back(b("protected-mode", nullptr, 0, KEEL_REF(server_options().protected_mode), true));
-  // Read at start-up (Server::run): yes turns transparent huge pages off for the process.
-  v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(server_options().disable_thp), true));
   {
     Directive d = b("latency-tracking", nullptr, 0, KEEL_REF(latency_options().tracking), true);
     d.post = latency_options_changed;
@@ -359,7 +364,8 @@ void add_server_directives(std::vector<Directive>* v) {
   v->push_back(n("maxmemory-samples", nullptr, 0, KEEL_REF(server_options().maxmemory_samples),
                Num::kI64, 1, kIntMax, "5"));
   {
-    Directive d = n("prefetch-batch-max-size", nullptr, 0,
+    // Hidden, as Redis 8 (which has the same directive for its I/O threads) hides it.
+    Directive d = n("prefetch-batch-max-size", nullptr, kHidden,
                     KEEL_REF(server_options().prefetch_batch_max_size), Num::kI64, 0, 128, "16");
     d.post = post_prefetch;
     v->push_back(d);
@@ -371,6 +377,13 @@ void add_server_directives(std::vector<Directive>* v) {
     // Redis installs or removes its fatal-signal handlers when this changes; so does Keel.
     Directive d = b("crash-log-enabled", nullptr, 0, KEEL_REF(crash_options().log_enabled), true);
     d.post = crash_handlers_refresh;
+    v->push_back(d);
+  }
+  v->push_back(b("disable-thp", nullptr, kImmutable, KEEL_REF(server_options().disable_thp), true));
+  {
+    Directive d = b("jemalloc-bg-thread", nullptr, 0, KEEL_REF(server_options().jemalloc_bg_thread),
+                    true);
+    d.apply = apply_jemalloc_bg_thread;
     v->push_back(d);
   }
   v->push_back(b("crash-memcheck-enabled", nullptr, 0, KEEL_REF(crash_options().memcheck_enabled),

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "base/fork.h"
@@ -24,6 +25,7 @@
 #include "commands/latency.h"
 #include "commands/multi.h"
 #include "commands/pubsub.h"
+#include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_load.h"
@@ -75,6 +77,32 @@ void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
     return;
   }
   c->process_input();
+}
+
+// The kernel gives transparent huge pages to every process ("[always]" in the sysfs file), not
+// only to memory that asks for them with madvise.
+bool thp_always() {
+  FILE* f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+  if (!f) return false;
+  char buf[128] = {};
+  const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+  fclose(f);
+  return n > 0 && strstr(buf, "[always]") != nullptr;
+}
+
+// Start-up values of disable-thp and jemalloc-bg-thread. disable-thp yes (Redis's default): the
+// key tables do not ask for huge pages (a fork child's copy-on-write and the page faults after
+// it are costly with them), and the process is taken off huge pages whatever the system mode (PR_SET_THP_DISABLE also
+// overrides MADV_HUGEPAGE); Redis makes the call only in "always" mode, where it matters most.
+// With no, big key tables ask for huge pages while no child exists (base/fork.h).
+void apply_memory_options() {
+  const ServerOptions& o = server_options();
+  g_huge_pages_allowed = !o.disable_thp;
+  if (o.disable_thp && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0 && thp_always()) {
+    LOG_WARNING("WARNING: transparent huge pages are enabled and could not be disabled (%s).",
+                strerror(errno));
+  }
+  set_allocator_background_thread(o.jemalloc_bg_thread);
 }
 
 std::string peer_name(uv_tcp_t* tcp, bool local) {
@@ -381,14 +409,6 @@ bool Server::relisten() {
 }
 
 int Server::run() {
-  // disable-thp yes (the default, as Redis): transparent huge pages off for the whole process,
-  // madvised regions included, since a fork child (BGSAVE) may exist at any time and a write to
-  // a huge page would then copy 2 MB. With disable-thp no, big key tables ask for them while
-  // no child exists (base/fork.h, ds/hashtable.h). A kernel without the call changes nothing.
-  if (server_options().disable_thp) {
-    g_huge_pages_allowed = false;
-    prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-  }
   if (!listen_all()) return 1;
   set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
@@ -397,6 +417,12 @@ int Server::run() {
   persistence_state().lastsave = time(nullptr);
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
+  apply_memory_options();
+  const std::string_view replicaof = "replicaof";
+  if (const auto master = config().get({&replicaof, 1}); !master.empty() && !master[0].second.empty()) {
+    LOG_WARNING("replicaof %s: replication is not implemented yet, this server runs as a master",
+                master[0].second.c_str());
+  }
   if (!load_data()) return 1;
   LOG_NOTICE("Ready to accept connections tcp");
 
@@ -439,6 +465,7 @@ std::vector<std::pair<std::string, std::string>> Server::config_get(
 }
 std::string Server::config_set(std::span<const std::string_view> pairs) { return config().set(pairs); }
 std::string Server::config_rewrite() { return config().rewrite(); }
+bool Server::config_sensitive(std::string_view name) { return config().sensitive(name); }
 void Server::config_resetstat() {
   reset_command_stats();
   error_stats().reset();
@@ -483,22 +510,30 @@ std::string Server::client_line(const Client* c) const {
   if (s.flags & Session::kNoTouch) flags[nf++] = 'T';
   if (nf == 0) flags[nf++] = 'N';
   flags[nf] = 0;
-  const size_t qbuf = c->query.size() - std::min(c->qpos, c->query.size());
-  const size_t omem = c->out.capacity() + c->inflight.capacity();
+  // Output as Redis lays it out: up to 16 KB of replies not yet written play its fixed reply
+  // buffer (obl), the rest its list of 16 KB blocks (oll, and omem their bytes: 0 while nothing
+  // is queued there). While the socket is full (a write in progress) Redis has sent its fixed
+  // buffer first, so everything pending is in the list.
+  constexpr size_t kReplyChunk = 16 * 1024;
+  const size_t pending = c->out.size() + c->inflight.size();
+  const size_t obl = c->writing ? 0 : std::min(pending, kReplyChunk);
+  const size_t omem = pending - obl;
+  const size_t oll = (omem + kReplyChunk - 1) / kReplyChunk;
+  // qbuf is everything in the query buffer, the running command included (as sdslen of Redis's
+  // query buffer); after a while an idle client has none (Client::trim_buffers).
   snprintf(buf, sizeof(buf),
            "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
-           "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=0 multi-mem=%zu rbs=%zu rbp=%zu "
-           "obl=%zu oll=0 omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
+           "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
+           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
            static_cast<long long>((now - c->last_interaction_ms) / 1000), flags, s.db_index,
            pubsub_session_count(s, PubSubKind::kChannel), pubsub_session_count(s, PubSubKind::kPattern),
            pubsub_session_count(s, PubSubKind::kShard),
-           static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), qbuf,
-           c->query.capacity() - c->query.size(), multi_memory(s), c->query.capacity(),
-           c->query.size(),
-           c->out.size(), omem, c->query.capacity() + omem + sizeof(Client),
+           static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), c->query.size(),
+           c->query.capacity() - c->query.size(), c->argv_bytes(), multi_memory(s),
+           c->out.capacity(), c->out_peak, obl, oll, omem, c->memory() + multi_memory(s),
            c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL", s.resp,
            s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
@@ -582,8 +617,13 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
           return -1;
         }
       } else if (equals_nocase(opt, "maxage")) {
-        if (!parse_int64(val, &max_age) || max_age < 0) {
-          *error = "ERR syntax error";
+        // Redis 7.4: connections older than this many seconds.
+        if (!parse_int64(val, &max_age)) {
+          *error = "ERR maxage is not an integer or out of range";
+          return -1;
+        }
+        if (max_age <= 0) {
+          *error = "ERR maxage should be greater than 0";
           return -1;
         }
       } else {

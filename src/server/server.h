@@ -53,6 +53,7 @@ class Server : public ServerApi {
   std::string config_set(std::span<const std::string_view> pairs) override;
   void config_resetstat() override;
   std::string config_rewrite() override;
+  bool config_sensitive(std::string_view name) override;
   std::string client_list(std::span<const uint64_t> ids, std::string_view type) override;
   std::string client_info(const Session& s) override;
   int64_t client_kill(const Session& self, std::span<const std::string_view> filters,

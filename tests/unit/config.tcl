@@ -437,3 +437,201 @@ test "CONFIG SET: an alias and its name are two parameters; errors name the alia
     assert_error {ERR CONFIG SET failed (possibly related to argument 'MAXMEMORY') - duplicate parameter} {r config set maxmemory 1 MAXMEMORY 2}
     r config set hash-max-listpack-entries $old
 }
+
+# Redis's immutable directives (the same set in 7.0.15 and 7.4; names Keel lacks do no harm):
+# CONFIG SET refuses them whatever the value. dir and dbfilename are protected instead.
+set ::immutable_configs {
+    daemonize databases tcp-backlog pidfile logfile supervised syslog-enabled syslog-ident
+    syslog-facility always-show-logo set-proc-title disable-thp io-threads io-threads-do-reads
+    unixsocket unixsocketperm aclfile appendfilename appenddirname rdbchecksum cluster-enabled
+    cluster-port cluster-config-file enable-debug-command enable-protected-configs
+    enable-module-command replicaof slaveof socket-mark-id server_cpulist bio_cpulist
+    aof_rewrite_cpulist bgsave_cpulist
+}
+
+start_server {tags {config}} {
+    test "CONFIG SET of every directive CONFIG GET * lists, to its own value" {
+        set all [cgetd *]
+        foreach {name value} $all {
+            if {$name in $::immutable_configs} {
+                assert_error "ERR CONFIG SET failed (possibly related to argument '$name') - can't set immutable config" [list r config set $name $value]
+            } elseif {$name in {dir dbfilename}} {
+                assert_error "ERR CONFIG SET failed (possibly related to argument '$name') - can't set protected config" [list r config set $name $value]
+            } else {
+                if {[catch {r config set $name $value} e]} {
+                    fail "CONFIG SET $name {$value}: $e"
+                }
+                assert_equal OK $e
+            }
+        }
+        assert_equal $all [cgetd *]
+    }
+
+    test "Hidden directives: answered by name, never listed or matched by a pattern" {
+        set all [cgetd *]
+        foreach {name def} {key-load-delay 0 rdb-key-save-delay 0 use-exit-on-panic no
+                            watchdog-period 0 loading-process-events-interval-bytes 2097152} {
+            assert {![dict exists $all $name]} "CONFIG GET * lists $name"
+            assert_equal [list $name $def] [r config get $name]
+            assert_equal [list [string toupper $name] $def] [r config get [string toupper $name]]
+        }
+        assert_equal {} [r config get key-*]
+        assert_equal {repl-disable-tcp-nodelay no repl-diskless-sync-delay 5} [cgetd *delay*]
+        assert_equal {key-load-delay 0 timeout 0} [cgetd key-load-delay time*]
+        assert_equal OK [r config set key-load-delay 5 rdb-key-save-delay -5]
+        assert_equal {key-load-delay 5} [r config get key-load-delay]
+        assert_equal {rdb-key-save-delay -5} [r config get rdb-key-save-delay]
+        assert_error {*'rdb-key-save-delay') - argument must be between -2147483648 and 2147483647 inclusive} {r config set rdb-key-save-delay 99999999999}
+        assert_error {*'watchdog-period') - argument must be between 0 and 2147483647 inclusive} {r config set watchdog-period -1}
+        assert_error {*'loading-process-events-interval-bytes') - argument must be between 1024 and 2147483647 inclusive} {r config set loading-process-events-interval-bytes 100}
+        assert_error {*'use-exit-on-panic') - argument must be 'yes' or 'no'} {r config set use-exit-on-panic maybe}
+        r config set key-load-delay 0 rdb-key-save-delay 0
+    }
+
+    test "prefetch-batch-max-size is hidden, as in Redis 8" {
+        if {![is_keel]} { skip_test "Redis 7.0 has no such directive" }
+        assert {![dict exists [cgetd *] prefetch-batch-max-size]}
+        assert_equal {} [r config get prefetch-*]
+        assert_equal {prefetch-batch-max-size 16} [r config get prefetch-batch-max-size]
+    }
+
+    test "maxmemory-clients takes a memory value or a percentage" {
+        foreach {in out} {10% 10% 100% 100% 0% 0 5mb 5242880 10K 10000 50 50 0 0} {
+            assert_equal OK [r config set maxmemory-clients $in]
+            assert_equal [list maxmemory-clients $out] [r config get maxmemory-clients]
+        }
+        foreach bad {-1 -5% 1.5% abc% 00% +5% % 5%% { 5%} 1kb%} {
+            assert_error {ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - argument must be a memory or percent value} [list r config set maxmemory-clients $bad]
+        }
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'maxmemory-clients') - percentage argument must be less or equal to 100} {r config set maxmemory-clients 101%}
+        # A memory value past INT64_MAX reads as negative, i.e. a percentage (Redis's arithmetic).
+        assert_error {*- percentage argument must be less or equal to 100} {r config set maxmemory-clients 9223372036854775808}
+        assert_equal OK [r config set maxmemory-clients 18446744073709551615]
+        assert_equal {maxmemory-clients 1%} [r config get maxmemory-clients]
+        assert_error {*- argument must be a memory or percent value} {r config set maxmemory-clients x}
+        assert_equal 1% [cget maxmemory-clients] "a failed set must not change the value"
+        r config set maxmemory-clients 0
+    }
+
+    test "replicaof / slaveof exist (empty without a master) and are start-up only" {
+        assert_equal {replicaof {}} [r config get replicaof]
+        assert_equal {slaveof {}} [r config get slaveof]
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'replicaof') - can't set immutable config} {r config set replicaof {no one}}
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'slaveof') - can't set immutable config} {r config set slaveof {127.0.0.1 6379}}
+    }
+
+    test "repl-ping-replica-period and its alias repl-ping-slave-period" {
+        assert_equal {repl-ping-replica-period 10 repl-ping-slave-period 10} [cgetd repl-ping-*]
+        assert_error {ERR CONFIG SET failed (possibly related to argument 'repl-ping-slave-period') - argument must be between 1 and 2147483647 inclusive} {r config set repl-ping-slave-period 0}
+        assert_equal OK [r config set repl-ping-slave-period 5]
+        assert_equal {repl-ping-replica-period 5 repl-ping-slave-period 5} [cgetd repl-ping-*]
+        r config set repl-ping-replica-period 10
+    }
+
+    test "TLS key passwords exist with empty defaults" {
+        assert_equal {tls-client-key-file-pass {} tls-key-file-pass {}} [cgetd tls-*-pass]
+        assert_equal OK [r config set tls-key-file-pass s3 tls-client-key-file-pass s4]
+        assert_equal {tls-client-key-file-pass s4 tls-key-file-pass s3} [cgetd tls-*-pass]
+        r config set tls-key-file-pass {} tls-client-key-file-pass {}
+    }
+
+    test "proc-title-template can be set; Redis's template check" {
+        set good [list x "\{title\} \{listen-addr\}" "a\{title\}b" "\{port\}" "\{tls-port\}" \
+                      "\{config-file\}" "title\}" "\{\{title\}\}"]
+        foreach v $good {
+            assert_equal OK [r config set proc-title-template $v] "template '$v'"
+            assert_equal $v [cget proc-title-template]
+        }
+        set bad [list "\{title\}" "" "\{server-mode\}" "\{unixsocket\}" "\{title" "\{ title\}" \
+                     "\{TITLE\} x" " " "   \{title\}  "]
+        foreach v $bad {
+            assert_error {ERR CONFIG SET failed (possibly related to argument 'proc-title-template') - template format is invalid or contains unknown variables} [list r config set proc-title-template $v]
+        }
+        assert_equal OK [r config set proc-title-template "\{title\} \{listen-addr\} \{server-mode\}"]
+    }
+
+    test "SLOWLOG shows CONFIG SET values of secrets as (redacted)" {
+        r config set slowlog-log-slower-than 0
+        r slowlog reset
+        r config set masterauth m1 masteruser u1 tls-key-file-pass t1
+        r config set requirepass {}
+        r config set slowlog-log-slower-than 10000
+        set logged {}
+        foreach e [r slowlog get] { lappend logged [lindex $e 3] }
+        assert_match {*{config set masterauth (redacted) masteruser (redacted) tls-key-file-pass t1}*} $logged
+        assert_match {*{config set requirepass (redacted)}*} $logged
+        r config set masterauth {} masteruser {} tls-key-file-pass {}
+    }
+}
+
+start_server {tags {config} overrides {slaveof {127.0.0.1 1} repl-ping-slave-period 3}} {
+    test "replicaof in the config file is remembered (no replication yet)" {
+        assert_equal {replicaof {127.0.0.1 1}} [r config get replicaof]
+        assert_equal 3 [cget repl-ping-replica-period]
+        if {[is_keel]} {
+            assert_equal 1 [log_matches {*replicaof 127.0.0.1 1: replication is not implemented yet*}]
+            assert_equal master [server_info role]
+        }
+    }
+}
+
+# Keel-only: what disable-thp and jemalloc-bg-thread do to the process, read from /proc.
+proc anon_huge_kb {pid} {
+    set f [open /proc/$pid/smaps_rollup]
+    set text [read $f]
+    close $f
+    regexp {AnonHugePages:\s+(\d+) kB} $text -> kb
+    return $kb
+}
+proc thread_count {pid} { llength [glob -nocomplain /proc/$pid/task/*] }
+proc thp_mode {} {
+    if {[catch {open /sys/kernel/mm/transparent_hugepage/enabled} f]} { return never }
+    set text [read $f]
+    close $f
+    regexp {\[(\w+)\]} $text -> mode
+    return $mode
+}
+
+start_server {tags {config}} {
+    test "disable-thp yes (the default): a big key table asks for no huge pages" {
+        if {![is_keel] || ![file readable /proc/[srv pid]/smaps_rollup]} { skip_test "Keel on Linux" }
+        assert_equal {disable-thp yes} [r config get disable-thp]
+        r debug populate 600000
+        assert_equal 0 [anon_huge_kb [srv pid]]
+        r flushall
+    }
+
+    test "jemalloc-bg-thread starts and stops jemalloc's background thread" {
+        if {![is_keel] || [server_info mem_allocator] ne "jemalloc"} { skip_test "Keel with jemalloc" }
+        assert_equal {jemalloc-bg-thread yes} [r config get jemalloc-bg-thread]
+        set with [thread_count [srv pid]]
+        assert_equal OK [r config set jemalloc-bg-thread no]
+        wait_for_condition 50 20 {[thread_count [srv pid]] == $with - 1} {
+            fail "the background thread did not stop ([thread_count [srv pid]] threads, $with before)"
+        }
+        assert_equal OK [r config set jemalloc-bg-thread yes]
+        wait_for_condition 50 20 {[thread_count [srv pid]] == $with} {
+            fail "the background thread did not start again"
+        }
+    }
+}
+
+start_server {tags {config} overrides {disable-thp no jemalloc-bg-thread no}} {
+    test "disable-thp no: a key table of 4 MB or more asks for huge pages" {
+        if {![is_keel] || ![file readable /proc/[srv pid]/smaps_rollup]} { skip_test "Keel on Linux" }
+        if {[thp_mode] eq "never"} { skip_test "transparent huge pages are off in this kernel" }
+        r debug populate 600000
+        # The kernel may have no free huge page to give; then the test says nothing.
+        if {[anon_huge_kb [srv pid]] == 0} { skip_test "the kernel handed out no huge page" }
+        r flushall
+    }
+
+    test "jemalloc-bg-thread no at start-up: no background thread until it is set" {
+        if {![is_keel] || [server_info mem_allocator] ne "jemalloc"} { skip_test "Keel with jemalloc" }
+        set without [thread_count [srv pid]]
+        assert_equal OK [r config set jemalloc-bg-thread yes]
+        wait_for_condition 50 20 {[thread_count [srv pid]] == $without + 1} {
+            fail "the background thread did not start"
+        }
+    }
+}

@@ -1,7 +1,7 @@
-# INFO KEYSIZES for hashes (spec/keysizes.md section 9, scenario 7, run once with listpack and
-# once with hashtable encoding): HSETNX, HSET/HDEL down to empty, HMSET with repeated fields,
-# HINCRBY/HINCRBYFLOAT adding a field, plus DEL, expiry, SET over a hash, COPY and conversions.
-# Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference. Field-TTL steps
+# INFO KEYSIZES for hashes (run once with listpack and once with hashtable encoding): HSETNX,
+# HSET/HDEL down to empty, HMSET with repeated fields, HINCRBY/HINCRBYFLOAT adding a field, plus
+# DEL, expiry, SET over a hash, COPY and conversions. Redis 7.0 has no KEYSIZES section: the
+# format and rules (Redis 8's) are in src/keyspace/README.md, "INFO KEYSIZES". Field-TTL steps
 # (HPEXPIRE/HPEXPIREAT) are not covered: Keel has no field TTL commands yet.
 
 tags {keysizes hash} {

@@ -1,7 +1,7 @@
 # INFO KEYSIZES for strings: exact lines after SET, APPEND growth, SETRANGE, INCR crossing digit
-# counts, MSET/MSETNX, DEL, expiry, empty strings and the bit commands (spec/keysizes.md section 9
-# scenarios 1, 2, 6 and 8). Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference
-# (Keel counts an empty string in the "0" bin, as later Redis does).
+# counts, MSET/MSETNX, DEL, expiry, empty strings and the bit commands. Redis 7.0 has no KEYSIZES
+# section: the format and rules (Redis 8's) are in src/keyspace/README.md, "INFO KEYSIZES" (an
+# empty string counts in the "0" bin, as later Redis does).
 
 tags {keysizes string} {
 

@@ -1,7 +1,7 @@
-# INFO KEYSIZES for sorted sets: exact lines after every zset path of spec/keysizes.md section 9
-# scenario 5 (ZADD, ZREM, ZREMRANGEBY*, *STORE, blocking pops, DEL, expiry, SET over a zset) plus
-# the later upstream additions (ZREM emptying, ZMPOP, ZPOP*, ZINCRBY, UNLINK, SWAPDB, RENAME).
-# Redis 7.0 has no KEYSIZES section: spec/keysizes.md is the reference.
+# INFO KEYSIZES for sorted sets: exact lines after every zset path (ZADD, ZREM, ZREMRANGEBY*,
+# *STORE, blocking pops, DEL, expiry, SET over a zset, ZREM emptying, ZMPOP, ZPOP*, ZINCRBY,
+# UNLINK, SWAPDB, RENAME). Redis 7.0 has no KEYSIZES section: the format and rules (Redis 8's)
+# are in src/keyspace/README.md, "INFO KEYSIZES".
 
 tags {keysizes zset} {
 

@@ -112,10 +112,11 @@ test "A connection's output memory returns to idle size after a large reply" {
     r set obuf:big [string repeat x 3000000]
     assert_equal 3000000 [string length [$c get obuf:big]]
     wait_for_condition 50 100 {
-        [client_field [r client list id $cid] omem] < 65536
+        [client_field [r client list id $cid] tot-mem] < 65536
     } {
-        fail "omem stayed at [client_field [r client list id $cid] omem]"
+        fail "tot-mem stayed at [client_field [r client list id $cid] tot-mem]"
     }
+    assert_equal 0 [client_field [r client list id $cid] omem]
     assert_equal 3000000 [string length [$c get obuf:big]]
     $c close
     r del obuf:big
@@ -176,6 +177,11 @@ test "CLIENT KILL SKIPME no kills the caller after its reply" {
 
 test "CLIENT KILL MAXAGE" {
     if {![is_keel]} { skip_test "MAXAGE is Redis 7.4" }
+    assert_error {ERR maxage is not an integer or out of range} {r client kill maxage abc}
+    assert_error {ERR maxage is not an integer or out of range} {r client kill maxage 99999999999999999999}
+    assert_error {ERR maxage should be greater than 0} {r client kill maxage 0}
+    assert_error {ERR maxage should be greater than 0} {r client kill maxage -5}
+    assert_error {ERR maxage should be greater than 0} {r client kill type normal maxage 0}
     # Clients closed by earlier tests may still be draining: kill them first so only $c counts.
     r client kill type normal
     set c [redis_client]
@@ -239,6 +245,140 @@ test "CLIENT REPLY OFF / ON / SKIP" {
     assert_equal 4 [$c read]
     $c close
     assert_error {ERR syntax error} {r client reply maybe}
+}
+
+test "CLIENT REPLY ON after SKIP answers +OK" {
+    set c [redis_client]
+    $c readraw 1
+    $c deferred 1
+    $c client reply skip
+    $c client reply on
+    $c ping
+    assert_equal +OK [$c read]
+    assert_equal +PONG [$c read]
+    $c close
+}
+
+test "CLIENT REPLY SKIP drops the next reply only; RESET does not cancel it" {
+    set c [redis_client]
+    $c readraw 1
+    $c deferred 1
+    foreach cmd {{client reply skip} {client reply skip} {ping a} {ping b}
+                 {client reply skip} {reset} {ping c}
+                 {multi} {client reply skip} {ping d} {exec} {ping e} {ping f}} {
+        $c {*}$cmd
+    }
+    set got {}
+    for {set i 0} {$i < 9} {incr i} { lappend got [$c read] }
+    assert_equal {{$1} b {$1} c +OK +QUEUED +QUEUED *2 {$1}} $got
+    # The EXEC array holds SKIP's (absent) reply and d; the SKIP inside EXEC drops e.
+    assert_equal d [$c read]
+    assert_equal {$1} [$c read]
+    assert_equal f [$c read]
+    $c close
+}
+
+test "CLIENT REPLY OFF / SKIP do not hide subscription confirmations" {
+    # Confirmations are pushes: Redis sends them whatever the reply mode (7.0.15 does too).
+    foreach resp {2 3} {
+        set c [redis_client -resp $resp]
+        $c deferred 1
+        $c client reply off
+        $c subscribe ch1 ch2
+        $c psubscribe p*
+        $c ssubscribe sh
+        $c unsubscribe
+        $c punsubscribe p*
+        $c sunsubscribe
+        foreach want {{subscribe ch1 1} {subscribe ch2 2} {psubscribe p* 3} {ssubscribe sh 1}
+                      {unsubscribe ch1 2} {unsubscribe ch2 1} {punsubscribe p* 0}
+                      {sunsubscribe sh 0}} {
+            set got [$c read]
+            if {[lindex $got 0] eq "unsubscribe"} {
+                # Redis unsubscribes from all channels in its hash table's order.
+                lset want 1 [lindex $got 1]
+            }
+            assert_equal $want $got "RESP$resp"
+        }
+        $c client reply on
+        assert_equal OK [$c read]
+        $c client reply skip
+        $c subscribe ch3
+        $c ping
+        assert_equal {subscribe ch3 1} [$c read] "RESP$resp"
+        if {$resp == 2} {
+            assert_equal {pong {}} [$c read]
+        } else {
+            assert_equal PONG [$c read]
+        }
+        $c close
+    }
+}
+
+test "CLIENT REPLY OFF / SKIP apply to a blocked command's reply when it is served" {
+    foreach mode {off skip} {
+        set c [redis_client]
+        $c deferred 1
+        $c client reply $mode
+        $c blpop reply:blocked 0
+        wait_for_blocked_clients 1
+        r rpush reply:blocked x
+        $c client reply on
+        $c ping
+        assert_equal OK [$c read] "mode $mode"
+        assert_equal PONG [$c read] "mode $mode"
+        $c close
+    }
+    assert_equal 0 [r exists reply:blocked]
+}
+
+test "CLIENT LIST qbuf and argv-mem show the running command; omem only queued replies" {
+    set c [redis_client]
+    # *2 $6 CLIENT $4 INFO: 26 bytes in the query buffer, 10 bytes of arguments.
+    set me [$c client info]
+    assert_equal 26 [client_field $me qbuf]
+    assert_equal 10 [client_field $me argv-mem]
+    foreach f {obl oll omem} { assert_equal 0 [client_field $me $f] "field $f" }
+    set cid [$c client id]
+    set other [r client list id $cid]
+    assert_equal 0 [client_field $other argv-mem]
+    assert_equal 0 [client_field $other oll]
+    assert_equal 0 [client_field $other omem]
+    # A client that does not read: its replies queue up past the first 16 KB.
+    r set obuf:q [string repeat y 100000]
+    $c deferred 1
+    for {set i 0} {$i < 200} {incr i} { $c get obuf:q }
+    $c flush
+    wait_for_condition 50 100 {
+        [client_field [set l [r client list id $cid]] oll] > 0
+    } {
+        fail "no queued replies: [r client list id $cid]"
+    }
+    assert_morethan [client_field $l omem] 0 $l
+    assert_lessthan_equal [client_field $l obl] 16384 $l
+    $c close
+    r del obuf:q
+}
+
+test "An idle connection's query buffer and argument memory go back after a huge command" {
+    set c [redis_client]
+    set cid [$c client id]
+    assert_equal OK [$c set qbuf:big [string repeat z 5000000]]
+    set args {}
+    for {set i 0} {$i < 20000} {incr i} { lappend args k$i v }
+    assert_equal OK [$c mset {*}$args]
+    # Redis's client cron (Keel's trim, once a second) frees them from a client at rest.
+    wait_for_condition 60 100 {
+        [client_field [r client list id $cid] qbuf-free] == 0
+    } {
+        fail "query buffer kept: [r client list id $cid]"
+    }
+    set l [r client list id $cid]
+    assert_equal 0 [client_field $l qbuf]
+    assert_lessthan [client_field $l tot-mem] 65536
+    assert_equal 5000000 [$c strlen qbuf:big]
+    $c close
+    r flushall
 }
 
 test "CLIENT HELP and unknown subcommands" {

@@ -1,6 +1,6 @@
 # Keyspace notifications of the hash commands: exact event sequences (class h, plus new, del and
-# keymiss), checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader
-# (spec/notifications.md: 7.0 and 7.4 give the same streams for these commands).
+# keymiss), checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (7.0 and 7.4
+# give the same streams for these commands).
 
 tags {pubsub notifications hash} {
 

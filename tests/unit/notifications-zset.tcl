@@ -1,6 +1,6 @@
-# Keyspace notifications of the sorted-set commands: exact event sequences (spec/notifications.md
-# "Sorted sets"), checked against redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (7.0
-# and 7.4 give the same streams). The helpers (ke, events_of) are in tests/support/util.tcl.
+# Keyspace notifications of the sorted-set commands: exact event sequences, checked against
+# redis-server 7.0.15 with a PSUBSCRIBE __key*__:* reader (7.0 and 7.4 give the same streams).
+# The helpers (ke, events_of) are in tests/support/util.tcl.
 
 tags {pubsub notifications zset} {
 
@@ -31,7 +31,7 @@ test "ZREM: zrem, then del when emptied" {
         r zrem z nope
         r zrem z b c
     }]
-    # the sequence of spec/notifications.md
+    # a key created and emptied in two commands: new, zadd, zrem, del
     assert_equal [ke z {new zadd zrem del}] [events_of KEAn {} {
         r zadd z 1 a 2 b
         r zrem z a b

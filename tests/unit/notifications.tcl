@@ -1,7 +1,7 @@
 # Keyspace notifications for the string and generic commands: exact event sequences, keyspace vs
 # keyevent channel formats, K-only / E-only, class filtering, `n` (new) and `m` (keymiss) outside
 # `A`, lazy and active expiry. Every sequence here was checked against redis-server 7.0.15 with a
-# PSUBSCRIBE __key*__:* reader (spec/notifications.md: 7.0 and 7.4 give the same streams).
+# PSUBSCRIBE __key*__:* reader (7.0 and 7.4 give the same streams).
 
 tags {pubsub notifications} {
 
@@ -312,7 +312,7 @@ test "FLUSHDB, FLUSHALL and SWAPDB emit no events" {
     r flushall
 }
 
-test "RESP3 push bytes of a keyspace event (spec example)" {
+test "RESP3 push bytes of a keyspace event" {
     r flushall
     r config set notify-keyspace-events KEA
     set rd [redis_deferring_client]

@@ -1,6 +1,6 @@
 // ListType against a std::deque model: random pushes, pops, LSET, LINSERT, LREM, LTRIM, LRANGE,
 // LINDEX and LPOS across both encodings and their conversion boundaries (small fills and
-// compression so conversions happen often), the exact thresholds of spec/encodings.md section 4,
+// compression so conversions happen often), the exact thresholds of src/types/README.md ("Conversions"),
 // and copy/free through the registered CollectionOps.
 #include "types/list_type.h"
 

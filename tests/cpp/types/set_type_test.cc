@@ -1,6 +1,6 @@
 // SetType against a std::set model: random adds, removes, pops and samples across the three
 // encodings and their conversion boundaries (small limits so every conversion happens often),
-// plus the exact threshold rules of spec/encodings.md section 4 and copy/free through the
+// plus the exact threshold rules of src/types/README.md ("Conversions") and copy/free through the
 // registered CollectionOps.
 #include "types/set_type.h"
 
