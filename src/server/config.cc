@@ -237,6 +237,7 @@ std::vector<std::pair<std::string, std::string>> Config::get(
       continue;
     }
     for (const Directive& d : table()) {
+      if (d.flags & kHidden) continue;
       for (const char* name : {d.name, d.alias}) {
         if (!name || seen(name) || !glob_match(p, name, true)) continue;
         out.emplace_back(name, get_value(d));

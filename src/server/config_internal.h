@@ -25,6 +25,7 @@ enum DirectiveFlag : uint32_t {
   kMultiArg = 1u << 3,   // takes any number of arguments (CONFIG SET splits the value on ' ')
   kMemory = 1u << 4,     // numeric with memory units (1mb, 2gb ...)
   kUnsigned = 1u << 5,   // numeric stored as uint64 (upper bound UINT64_MAX)
+  kHidden = 1u << 6,     // a test knob: CONFIG GET finds it by exact name only, as Redis
 };
 
 enum class Kind : uint8_t { kBool, kNum, kEnumInt, kEnumStr, kString, kSpecial };
