@@ -237,14 +237,38 @@ void rdb_write_snapshot(RdbOut& out, int version, bool compress, bool checksum) 
     out.put_byte(kRdbOpResizeDb);
     out.put_len(db.size());
     out.put_len(db.expires_count());
-    db.for_each([&](const Object* o) {
+    // A table hands its objects over in hash order, scattered in memory, and writing one
+    // waits first for its lines, then for its value's (a listpack, a heap string): two cache
+    // misses per key, most of the time of saving many small keys. So keys are written
+    // kAhead late: an object's lines are prefetched when the table hands it over, its value's
+    // first line half a window later, when the object itself has arrived.
+    constexpr size_t kAhead = 16;
+    const Object* window[kAhead];
+    size_t seen = 0;
+    auto write_one = [&](const Object* o) {
       rdb_write_key(out, *o, version, compress);
       if (KEEL_UNLIKELY(per_key)) {
         if (delay != 0) key_save_delay(delay);
         if (progress != nullptr && (keys & 1023) == 0) progress(keys + 1);
         keys++;
       }
+    };
+    db.for_each([&](const Object* o) {
+      __builtin_prefetch(o);
+      __builtin_prefetch(reinterpret_cast<const char*>(o) + Object::kPrefetchSpan - 1);
+      if (seen >= kAhead / 2) {
+        const Object* mid = window[(seen - kAhead / 2) % kAhead];
+        if (mid->type() != Type::kString) {
+          __builtin_prefetch(mid->ptr());
+        } else if (mid->has_heap_string()) {
+          __builtin_prefetch(mid->raw());
+        }
+      }
+      if (seen >= kAhead) write_one(window[seen % kAhead]);
+      window[seen % kAhead] = o;
+      seen++;
     });
+    for (size_t i = seen > kAhead ? seen - kAhead : 0; i < seen; i++) write_one(window[i % kAhead]);
   }
   out.put_byte(kRdbOpEof);
   out.put_u64_le(checksum ? out.crc() : 0);
