@@ -30,6 +30,11 @@ bool log_reopen() {
 
 bool log_enabled(LogLevel level) { return level >= log_options().level; }
 
+namespace {
+char g_role = 'M';
+}
+void log_set_role(char role) { g_role = role; }
+
 void log_raw(LogLevel level, const char* fmt, ...) {
   static const char kMarks[] = ".-*#";
   char msg[4096];
@@ -45,7 +50,7 @@ void log_raw(LogLevel level, const char* fmt, ...) {
   size_t off = strftime(when, sizeof(when), "%d %b %Y %H:%M:%S.", &tmv);
   snprintf(when + off, sizeof(when) - off, "%03d", static_cast<int>(tv.tv_usec / 1000));
   FILE* f = out();
-  fprintf(f, "%d:M %s %c %s\n", static_cast<int>(getpid()), when,
+  fprintf(f, "%d:%c %s %c %s\n", static_cast<int>(getpid()), g_role, when,
           kMarks[static_cast<int>(level) & 3], msg);
   fflush(f);
 }

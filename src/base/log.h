@@ -20,6 +20,8 @@ bool log_enabled(LogLevel level);
 // directly with write(2).
 int log_fd();
 void log_raw(LogLevel level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+// The role letter after the pid: 'M' (the server), 'C' (a forked child, e.g. BGSAVE's).
+void log_set_role(char role);
 
 }  // namespace keel
 

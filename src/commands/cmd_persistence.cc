@@ -1,4 +1,4 @@
-// Persistence commands: SAVE, DUMP, RESTORE, FUNCTION DUMP and FUNCTION RESTORE (their rows
+// Persistence commands: SAVE, BGSAVE, DUMP, RESTORE, FUNCTION DUMP and FUNCTION RESTORE (their rows
 // sit in the FUNCTION container of cmd_scripting.cc), and the hooks through which persistence/
 // reaches the function libraries of scripting/ (a sibling layer it may not include).
 #include <algorithm>
@@ -7,10 +7,12 @@
 
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
 #include "base/log.h"
 #include "persistence/persistence.h"
+#include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
 #include "scripting/lua_engine.h"
@@ -23,10 +25,31 @@ namespace {
 
 constexpr std::string_view kErrPayload = "ERR DUMP payload version or checksum are wrong";
 constexpr std::string_view kErrBusyKey = "BUSYKEY Target key name already exists.";
+constexpr std::string_view kErrBgsaveInProgress = "ERR Background save already in progress";
 
 // SAVE: a synchronous snapshot to dir/dbfilename; a bare "ERR" when it fails (the log says why).
 void cmd_save(CommandContext& cx) {
+  if (rdb_child_active()) return cx.reply().error(kErrBgsaveInProgress);
+  persistence_state().saves++;  // rdb_saves counts the command, failed or not (Redis)
   if (rdb_save_file(persistence_options().dbfilename)) return cx.reply().ok();
+  cx.reply().error("ERR");
+}
+
+// BGSAVE [SCHEDULE]: a forked child writes the snapshot while this process keeps serving.
+// Inside a transaction the save is only scheduled (the cron starts it), as Redis does; Keel
+// has no other kind of child (AOF rewrite), so outside one SCHEDULE starts it at once.
+void cmd_bgsave(CommandContext& cx) {
+  if (cx.argc() > 2 || (cx.argc() == 2 && !cx.is_arg(1, "schedule"))) {
+    return cx.reply().error(kErrSyntax);
+  }
+  if (rdb_child_active()) return cx.reply().error(kErrBgsaveInProgress);
+  if (exec_depth() > 1) {  // run by EXEC (BGSAVE is noscript, so nothing else nests it)
+    persistence_state().bgsave_scheduled = true;
+    return cx.reply().simple("Background saving scheduled");
+  }
+  if (rdb_bgsave(persistence_options().dbfilename)) {
+    return cx.reply().simple("Background saving started");
+  }
   cx.reply().error("ERR");
 }
 
@@ -223,8 +246,10 @@ void debug_reload(CommandContext& cx, std::span<const std::string_view> options)
   cx.reply().ok();
 }
 
-// FLUSHALL with save points configured writes the (now empty) snapshot, as Redis does.
+// FLUSHALL ends a running BGSAVE (its snapshot is stale) and, with save points configured,
+// writes the (now empty) snapshot, as Redis does.
 void flushall_snapshot() {
+  rdb_kill_child(false);
   const PersistenceOptions& po = persistence_options();
   if (!po.save_points.empty()) rdb_save_file(po.dbfilename);
 }
@@ -239,6 +264,7 @@ namespace {
 
 CommandSpec kPersistenceCommands[] = {
     {"save", cmd_save, 1, kAdmin | kNoScript | kNoMulti, 0, 0, 0, kAclDangerous, "server", "Synchronously saves the database(s) to disk.", "1.0.0", "O(N) where N is the total number of keys in all databases"},
+    {"bgsave", cmd_bgsave, -1, kAdmin | kNoScript, 0, 0, 0, kAclDangerous, "server", "Asynchronously saves the database(s) to disk.", "1.0.0", "O(1)"},
     {"dump", cmd_dump, 2, kReadOnly, 1, 1, 1, kAclKeyspace, "generic", "Returns a serialized representation of the value stored at a key.", "2.6.0", "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1)."},
     {"restore", cmd_restore, -4, kWrite | kDenyOom, 1, 1, 1, kAclKeyspace | kAclDangerous, "generic", "Creates a key from the serialized representation of a value.", "2.6.0", "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N))."},
 };

@@ -23,6 +23,7 @@
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
+#include "persistence/rdb_bgsave.h"
 #include "scripting/lua_engine.h"
 
 namespace keel {
@@ -99,6 +100,12 @@ class Host final : public ScriptHost {
     // Redis counts may-replicate commands (PUBLISH, SPUBLISH) as writes for read-only scripts.
     if ((c->flags & (kWrite | kMayReplicate)) && g_run.read_only) {
       return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
+    }
+    // MISCONF after a failed BGSAVE: the script's writes fail, its reads and PING do not.
+    if ((c->flags & kWrite) && KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied()) {
+      out.append("-");
+      out.append(kErrMisconf.data(), kErrMisconf.size());
+      return out.append("\r\n");
     }
     if (c->flags & kWrite) g_run.wrote = true;
     Session& s = script_session();

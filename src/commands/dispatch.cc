@@ -20,6 +20,7 @@
 #include "commands/slowlog.h"
 #include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
+#include "persistence/rdb_bgsave.h"
 
 namespace keel {
 namespace {
@@ -269,6 +270,11 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return reject("ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
+  // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are refused.
+  if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
+      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")))) {
+    return reject(kErrMisconf);
+  }
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {
     return reject(busy_state().error);
   }

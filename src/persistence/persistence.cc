@@ -4,6 +4,7 @@
 namespace keel {
 
 FunctionHooks g_function_hooks;
+constinit bool g_rdb_bgsave_failed = false;
 
 PersistenceOptions& persistence_options() {
   static PersistenceOptions o;

@@ -29,16 +29,34 @@ struct PersistenceOptions {
   bool incremental_fsync = true;   // rdb-save-incremental-fsync: fdatasync every 4 MB
   int sanitize_dump_payload = 0;   // SanitizePayload
   int rdb_version = kRdbDefaultVersion;  // rdb-version: 10, 11 or 12
+  bool stop_writes_on_bgsave_error = true;  // MISCONF after a failed BGSAVE (rdb_bgsave.h)
+  int key_save_delay = 0;  // rdb-key-save-delay (tests): microseconds slept after each key
   std::string redis_ver = "7.4.0";       // the redis-ver AUX field (set at start-up)
 };
 PersistenceOptions& persistence_options();
 
 struct PersistenceState {
   int64_t lastsave = 0;              // unix seconds of the last successful save (boot time)
-  bool last_save_ok = true;
   int64_t last_save_duration_us = 0;
+  uint64_t saves = 0;                // rdb_saves: SAVEs (any synchronous save) and BGSAVEs
   uint64_t keys_loaded = 0;          // by the last load
   uint64_t keys_expired = 0;         // dropped by the last load
+  // BGSAVE (rdb_bgsave.cc). The status of the last one is g_rdb_bgsave_failed below.
+  int child_pid = -1;                // the saving child, -1 when none
+  int64_t bgsave_start = -1;         // unix seconds the running child was forked
+  int64_t last_bgsave_time_sec = -1; // duration of the last finished one
+  int64_t last_bgsave_try = 0;       // unix seconds of the last attempt (retry delay)
+  uint64_t dirty_before_bgsave = 0;  // changes the running child has in its snapshot
+  bool bgsave_scheduled = false;     // BGSAVE SCHEDULE / BGSAVE in MULTI: the cron starts it
+  // From the child, through the child-info pipe: copy-on-write bytes and progress.
+  uint64_t cow_peak = 0;             // current_cow_peak
+  uint64_t cow_size = 0;             // current_cow_size
+  int64_t cow_updated_us = 0;        // monotonic time of that reading (0 = none yet)
+  uint64_t keys_processed = 0;       // current_save_keys_processed
+  uint64_t keys_total = 0;           // current_save_keys_total (keys at fork)
+  uint64_t last_cow_size = 0;        // rdb_last_cow_size: the peak of the last good child
+  int64_t latest_fork_usec = 0;      // INFO stats
+  uint64_t total_forks = 0;
 };
 PersistenceState& persistence_state();
 
@@ -51,5 +69,10 @@ struct FunctionHooks {
   void (*flush)() = nullptr;  // drops every library (DEBUG RELOAD)
 };
 extern FunctionHooks g_function_hooks;
+
+// The status of the last background save (rdb_last_bgsave_status): false after a child failed
+// or could not be forked, true again after any successful save. A plain global because
+// dispatch tests it before every command (MISCONF, rdb_bgsave.h).
+extern constinit bool g_rdb_bgsave_failed;
 
 }  // namespace keel

@@ -13,7 +13,7 @@ namespace {
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
   bool activerehashing = true, lazyfree_eviction = false;
-  bool replica_lazy_flush = false, stop_writes_on_bgsave_error = true;
+  bool replica_lazy_flush = false;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool activedefrag = false;
@@ -146,8 +146,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
   v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                false));
-  v->push_back(b("stop-writes-on-bgsave-error", nullptr, 0,
-               KEEL_REF(misc().stop_writes_on_bgsave_error), true));
   v->push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
   v->push_back(b("dynamic-hz", nullptr, 0, KEEL_REF(misc().dynamic_hz), true));
   v->push_back(b("always-show-logo", nullptr, kImmutable, KEEL_REF(misc().always_show_logo),

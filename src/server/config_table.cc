@@ -450,6 +450,11 @@ void add_persistence_directives(std::vector<Directive>* v) {
                check_dbfilename));
   v->push_back(b("rdb-save-incremental-fsync", nullptr, 0,
                KEEL_REF(persistence_options().incremental_fsync), true));
+  v->push_back(b("stop-writes-on-bgsave-error", nullptr, 0,
+               KEEL_REF(persistence_options().stop_writes_on_bgsave_error), true));
+  // Redis's test knob (hidden from CONFIG GET patterns): microseconds slept after each key saved.
+  v->push_back(n("rdb-key-save-delay", nullptr, kHidden, KEEL_REF(persistence_options().key_save_delay),
+               Num::kInt, kIntMin, kIntMax, "0"));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <ctime>
 #include <algorithm>
 #include <string>
 
@@ -201,16 +202,34 @@ void info_memory(std::string& out, Server&) {
   line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects));
 }
 
+// Redis 7.0's and 7.4's fields, in their order. The current_* fields describe the running
+// BGSAVE child (what it last reported through the child-info pipe) and are 0 without one.
 void info_persistence(std::string& out, Server&) {
+  const PersistenceState& st = persistence_state();
+  const int64_t now_s = time(nullptr);
+  const bool child = st.child_pid != -1;
+  const uint64_t cow_age_s =
+      st.cow_updated_us ? static_cast<uint64_t>((monotonic_us() - st.cow_updated_us) / 1000000) : 0;
+  const double fork_perc =
+      st.keys_total ? 100.0 * double(st.keys_processed) / double(st.keys_total) : 0.0;
   line(out, "loading:%d", g_clock.loading ? 1 : 0);
   line(out, "async_loading:0");
+  line(out, "current_cow_peak:%llu", ull(st.cow_peak));
+  line(out, "current_cow_size:%llu", ull(st.cow_size));
+  line(out, "current_cow_size_age:%llu", ull(cow_age_s));
+  line(out, "current_fork_perc:%.2f", fork_perc);
+  line(out, "current_save_keys_processed:%llu", ull(st.keys_processed));
+  line(out, "current_save_keys_total:%llu", ull(st.keys_total));
   line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
-  line(out, "rdb_bgsave_in_progress:0");
-  line(out, "rdb_last_save_time:%lld", ll(persistence_state().lastsave));
-  line(out, "rdb_last_bgsave_status:ok");
-  line(out, "rdb_last_bgsave_time_sec:-1");
-  line(out, "rdb_current_bgsave_time_sec:-1");
-  line(out, "rdb_saves:0");
+  line(out, "rdb_bgsave_in_progress:%d", child ? 1 : 0);
+  line(out, "rdb_last_save_time:%lld", ll(st.lastsave));
+  line(out, "rdb_last_bgsave_status:%s", g_rdb_bgsave_failed ? "err" : "ok");
+  line(out, "rdb_last_bgsave_time_sec:%lld", ll(st.last_bgsave_time_sec));
+  line(out, "rdb_current_bgsave_time_sec:%lld", ll(child ? now_s - st.bgsave_start : -1));
+  line(out, "rdb_saves:%llu", ull(st.saves));
+  line(out, "rdb_last_cow_size:%llu", ull(st.last_cow_size));
+  line(out, "rdb_last_load_keys_expired:%llu", ull(st.keys_expired));
+  line(out, "rdb_last_load_keys_loaded:%llu", ull(st.keys_loaded));
   line(out, "aof_enabled:0");
   line(out, "aof_rewrite_in_progress:0");
   line(out, "aof_rewrite_scheduled:0");
@@ -218,7 +237,11 @@ void info_persistence(std::string& out, Server&) {
   line(out, "aof_current_rewrite_time_sec:-1");
   line(out, "aof_last_bgrewrite_status:ok");
   line(out, "aof_rewrites:0");
+  line(out, "aof_rewrites_consecutive_failures:0");
   line(out, "aof_last_write_status:ok");
+  line(out, "aof_last_cow_size:0");
+  line(out, "module_fork_in_progress:0");
+  line(out, "module_fork_last_cow_size:0");
 }
 
 void info_stats(std::string& out, Server& srv) {
@@ -244,8 +267,8 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "pubsub_channels:%zu", pubsub_name_count(PubSubKind::kChannel));
   line(out, "pubsub_patterns:%zu", pubsub_name_count(PubSubKind::kPattern));
   line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
-  line(out, "latest_fork_usec:0");
-  line(out, "total_forks:0");
+  line(out, "latest_fork_usec:%lld", ll(persistence_state().latest_fork_usec));
+  line(out, "total_forks:%llu", ull(persistence_state().total_forks));
   line(out, "unexpected_error_replies:0");
   line(out, "total_error_replies:%llu", ull(error_stats().total));
   line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));

@@ -1,5 +1,6 @@
 // The event loop: accept, read callbacks (into Client::process_input), the before-sleep flush of
-// pending replies, the cron timer (expiry, rehash, timeouts, stats) and signal-driven shutdown.
+// pending replies, the cron timer (expiry, rehash, timeouts, stats, save points), reaping the
+// BGSAVE child (SIGCHLD) and signal-driven shutdown.
 #include "server/server.h"
 
 #include <arpa/inet.h>
@@ -28,6 +29,7 @@
 #include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
+#include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
 #include "protocol/errors.h"
@@ -36,6 +38,7 @@
 namespace keel {
 namespace {
 Server* g_server = nullptr;
+uv_signal_t g_sigchld;  // a BGSAVE child exited: reaped at once rather than at the next cron
 
 constexpr size_t kReadChunk = 16 * 1024;
 // Redis 7.4's limit on the query buffer of a client that has not authenticated (requirepass
@@ -281,7 +284,9 @@ void Server::cron() {
   if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0)) {
     latency_add_sample_if_needed("expire-cycle", (monotonic_us() - now_us) / 1000);
   }
-  keyspace().cron(1000);
+  // While a BGSAVE child shares our pages, rehashing would copy the tables page by page.
+  if (!g_fork_child_exists) keyspace().cron(1000);
+  rdb_cron();  // the child's reports and exit, save points, a scheduled BGSAVE
   // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
   if (ms - stats_.last_sample_ms >= 100) {
@@ -346,6 +351,11 @@ void Server::on_signal(uv_signal_t* sig, int signum) {
 
 bool Server::save_before_exit(bool nosave, bool save, bool force) {
   LOG_WARNING("User requested shutdown...");
+  // Its snapshot would race with the final one (and nobody would reap it).
+  if (rdb_child_active()) {
+    LOG_WARNING("There is a child saving an .rdb. Killing it!");
+    rdb_kill_child(true);
+  }
   const PersistenceOptions& po = persistence_options();
   if ((po.save_points.empty() || nosave) && !save) return true;
   LOG_NOTICE("Saving the final RDB snapshot before exiting.");
@@ -438,6 +448,16 @@ int Server::run() {
   uv_signal_init(loop_, &sigterm_);
   sigterm_.data = this;
   uv_signal_start(&sigterm_, on_signal, SIGTERM);
+  uv_signal_init(loop_, &g_sigchld);
+  uv_signal_start(&g_sigchld, [](uv_signal_t*, int) { rdb_check_child(); }, SIGCHLD);
+  // A BGSAVE child closes its copies of the listening sockets (never the loop's registrations:
+  // the epoll set is shared with the parent), so a parent killed mid-save frees the port.
+  g_bgsave_hooks.in_child = [] {
+    for (uv_tcp_t* t : g_server->listeners_) {
+      uv_os_fd_t fd;
+      if (uv_fileno(reinterpret_cast<uv_handle_t*>(t), &fd) == 0) close(fd);
+    }
+  };
   uv_signal_init(loop_, &sigint_);
   sigint_.data = this;
   uv_signal_start(&sigint_, on_signal, SIGINT);

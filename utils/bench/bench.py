@@ -14,9 +14,15 @@ loaded at a time) and the client runs on core 1.
 Groups: throughput (-P 16 and -P 1 workloads), prefetch (Keel with batch prefetch on and off:
 miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys, SADD/HSET into one big value for
 the member stage), seed (the sets issue's SREM and ZREMRANGEBYLEX regression workload on
-prefilled sets/zsets), notify, memory (bytes per key).
+prefilled sets/zsets), notify, memory (bytes per key), and, only when asked for
+(`--groups persistence`: long, and it holds two 10M-key servers), persistence: RDB SAVE and load
+times, file sizes, BGSAVE fork time, copy-on-write and SET throughput during BGSAVE
+(utils/bench/persistence.py).
 """
-import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, tempfile, time
+import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import persistence  # noqa: E402  (utils/bench/persistence.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -263,7 +269,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
-    ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory")
+    ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory",
+                    help="comma-separated; also: persistence (not in the default list)")
+    ap.add_argument("--rdb-keys", type=int, default=0,
+                    help="persistence: DEBUG POPULATE size (default 10M, --quick 1M)")
+    ap.add_argument("--rdb-small-keys", type=int, default=0,
+                    help="persistence: small hashes/sets/zsets (default 1M, --quick 100k)")
     ap.add_argument("--seconds", type=float, default=6,
                     help="throughput and seed runs: requests fitted to this many seconds on the "
                          "slower server (0: the fixed counts; --quick uses the fixed counts)")
@@ -272,6 +283,11 @@ def main():
     groups = a.groups.split(",")
     seconds = 0 if a.quick else a.seconds
     rows = []
+    if groups == ["persistence"]:  # its own servers, one dataset at a time
+        persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
+                        a.rdb_keys, a.rdb_small_keys)
+        write_csv(rows)
+        return
     keel = Server("keel", a.keel, pin[0])
     ref = Server("reference", a.reference, pin[0])
     try:
@@ -422,9 +438,16 @@ def main():
                              "", "", "", ""])
                 rows.append([f"memory/key rss {label}", k[1], r[1], k[1] / r[1], "", "", "", "", "",
                              "", ""])
+        if "persistence" in groups:
+            persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
+                            a.rdb_keys, a.rdb_small_keys)
     finally:
         keel.stop()
         ref.stop()
+    write_csv(rows)
+
+
+def write_csv(rows):
     out = os.path.join(ROOT, "utils/bench/out")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, time.strftime("bench-%Y%m%d-%H%M%S.csv"))

@@ -6,7 +6,9 @@
 // Each connection sends a batch of P requests with one send(), waits until all P replies
 // have arrived (one recv() per readiness event, level-triggered epoll, no epoll_ctl after
 // the connect), then sends the next batch. Keys are "key:" plus 12 random digits below -r,
-// the same names redis-benchmark's `-r` produces; SET values are -d bytes of 'x'. Latency is
+// the same names redis-benchmark's `-r` produces (with --plain-keys "key:N" without the zeros,
+// the names DEBUG POPULATE creates, so SETs overwrite a populated keyspace); SET values are -d
+// bytes of 'x'. Latency is
 // measured per batch (send to last reply) and counted once per request, as redis-benchmark
 // does. Output, with --csv, is redis-benchmark's CSV layout, so bench.py reads both alike:
 //   "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms",
@@ -43,6 +45,7 @@ struct Options {
   int data_size = 3;
   std::string test = "get";
   bool csv = false;
+  bool plain_keys = false;  // --plain-keys: "key:N" unpadded, the names DEBUG POPULATE gives
 };
 
 struct Conn {
@@ -105,7 +108,7 @@ class Generator {
     if (o_.keyspace > 0) {
       // The high bits (multiply-shift): xorshift's low bits are its weakest.
       const auto r = uint64_t((unsigned __int128)next() * uint64_t(o_.keyspace) >> 64);
-      std::snprintf(key, sizeof key, "key:%012ld", long(r));
+      std::snprintf(key, sizeof key, o_.plain_keys ? "key:%ld" : "key:%012ld", long(r));
     } else {
       std::snprintf(key, sizeof key, "key:__rand_int__");
     }
@@ -330,13 +333,18 @@ int main(int argc, char** argv) {
   auto usage = [] {
     std::fprintf(stderr,
                  "usage: keel-loadgen [-p port] [-c conns] [-P pipeline] [-n requests]\n"
-                 "                    [-r keyspace] [-d value-bytes] [-t get|set|ping] [--csv]\n");
+                 "                    [-r keyspace] [-d value-bytes] [-t get|set|ping] [--csv]\n"
+                 "                    [--plain-keys]\n");
     std::exit(2);
   };
   for (int i = 1; i < argc; i++) {
     const std::string_view a = argv[i];
     if (a == "--csv") {
       o.csv = true;
+      continue;
+    }
+    if (a == "--plain-keys") {
+      o.plain_keys = true;
       continue;
     }
     if (i + 1 >= argc) usage();

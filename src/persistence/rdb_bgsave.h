@@ -1,0 +1,58 @@
+// BGSAVE: the forked child that writes the snapshot, the child-info pipe through which it
+// reports copy-on-write and progress, reaping it in the parent, the cron's save points and
+// scheduled saves, and the MISCONF rule that follows a failed background save.
+// State lives in PersistenceState (persistence.h); INFO persistence reads it there.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "persistence/persistence.h"
+
+namespace keel {
+
+// Redis's text for writes refused after a failed background save.
+inline constexpr std::string_view kErrMisconf =
+    "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to "
+    "disk. Commands that may modify the data set are disabled, because this instance is "
+    "configured to report errors during writes if RDB snapshotting fails "
+    "(stop-writes-on-bgsave-error option). Please check the Redis logs for details about the "
+    "RDB error.";
+
+struct BgsaveHooks {
+  // Runs in a freshly forked child before it writes: the server closes its listening sockets,
+  // so a child that outlives a killed parent does not hold the port.
+  void (*in_child)() = nullptr;
+};
+extern BgsaveHooks g_bgsave_hooks;
+
+// Forks a child that writes `filename` as SAVE does (temp-<childpid>.rdb in `dir`, fsync,
+// rename, fsync of the directory) and exits; the parent returns at once. False when a child
+// already exists or fork() failed (then logged, and the BGSAVE status is err). Counts in
+// rdb_saves either way, as Redis.
+bool rdb_bgsave(const std::string& filename);
+
+inline bool rdb_child_active() { return persistence_state().child_pid != -1; }
+
+// Parent: reads what the child reported through the pipe and reaps it if it has exited (never
+// blocks): success, error or signal decide the BGSAVE status, the dirty counter and LASTSAVE.
+// Called on SIGCHLD and from the cron.
+void rdb_check_child();
+
+// Ends the child with SIGUSR1, which is not a failure (FLUSHALL, SHUTDOWN); the exit is reaped
+// later. With remove_temp its temp file is unlinked now (SHUTDOWN: nobody will reap it).
+void rdb_kill_child(bool remove_temp);
+
+// The cron's part, every tick: the child's reports and exit, else the save points (`save`),
+// then a scheduled BGSAVE. After a failed background save the next try waits 5 seconds.
+void rdb_cron();
+
+// MISCONF applies: the last background save failed, save points exist and
+// stop-writes-on-bgsave-error is yes. Dispatch asks only when g_rdb_bgsave_failed is set.
+bool rdb_writes_denied();
+
+// The fork gate (base/fork.h) is raised when the child is forked and lowered when it is reaped,
+// through set_fork_child_exists() (keyspace/keyspace.h): while it is up the parent avoids
+// writing pages it does not have to (no table growth unless badly overloaded, no incremental
+// rehash from the cron, no LRU writes on reads, no huge pages).
+
+}  // namespace keel
