@@ -137,6 +137,13 @@ def load_pipe(port, count, make):
             raise SystemExit(f"--pipe load failed on port {port}: {r.stdout!r}")
 
 
+def cpu_s(pid):
+    """utime + stime of one process (not its children), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_count_ok():
     return (os.cpu_count() or 1) >= 2 and shutil.which("taskset")
 
@@ -150,15 +157,15 @@ def bgsave_under_load(srv, keys, loadgen, client_pin, move_child, window=4.0):
     gen = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def processed():
-        return int(srv.info("total_commands_processed", "stats")), time.monotonic()
+        return int(srv.info("total_commands_processed", "stats")), time.monotonic(), cpu_s(srv.proc.pid)
 
     try:
         time.sleep(1.0)
-        c0, t0 = processed()
+        c0, t0, u0 = processed()
         time.sleep(window)
-        c1, t1 = processed()
+        c1, t1, u1 = processed()
         before = (c1 - c0) / (t1 - t0)
-        c2, t2 = processed()
+        c2, t2, u2 = processed()
         if command(srv.port, "BGSAVE") != "+Background saving started":
             raise SystemExit(f"BGSAVE refused on {srv.name}")
         if move_child and client_pin is not None:
@@ -174,15 +181,15 @@ def bgsave_under_load(srv, keys, loadgen, client_pin, move_child, window=4.0):
                                capture_output=True)
         while srv.info("rdb_bgsave_in_progress", "persistence") == "1":
             time.sleep(0.05)
-        c3, t3 = processed()
+        c3, t3, u3 = processed()
         during = (c3 - c2) / (t3 - t2)
         status = srv.info("rdb_last_bgsave_status", "persistence")
         fork_us = int(srv.info("latest_fork_usec", "stats"))
         cow = int(srv.info("rdb_last_cow_size", "persistence"))
         time.sleep(0.5)
-        c4, t4 = processed()
+        c4, t4, u4 = processed()
         time.sleep(window)
-        c5, t5 = processed()
+        c5, t5, u5 = processed()
         after = (c5 - c4) / (t5 - t4)
     finally:
         gen.kill()
@@ -190,8 +197,15 @@ def bgsave_under_load(srv, keys, loadgen, client_pin, move_child, window=4.0):
     if status != "ok":
         raise SystemExit(f"BGSAVE failed on {srv.name}")
     without = (before + after) / 2
+    # The parent's CPU per SET (the child's CPU is its own process): what the copy-on-write
+    # faults and the fork cost the server, apart from the cores it shares with the child and
+    # the load generator.
+    cpu_without = ((u1 - u0) + (u5 - u4)) / max(1, (c1 - c0) + (c5 - c4))
+    cpu_during = (u3 - u2) / max(1, c3 - c2)
     return {"fork_us": fork_us, "cow": cow, "bgsave_s": t3 - t2, "without": without,
-            "during": during, "ratio": during / without}
+            "during": during, "ratio": during / without,
+            "cpu_us_without": cpu_without * 1e6, "cpu_us_during": cpu_during * 1e6,
+            "cpu_ratio": cpu_during / cpu_without if cpu_without else 0.0}
 
 
 def run(keel_bin, ref_bin, loadgen, pin, rounds, quick, rows, n_big=0, n_small=0):
@@ -264,12 +278,15 @@ def run(keel_bin, ref_bin, loadgen, pin, rounds, quick, rows, n_big=0, n_small=0
                 print(f"  BGSAVE under SET load, {where}: {sname:9} fork {r['fork_us'] / 1000:.1f} ms, "
                       f"CoW {r['cow'] / 2**20:.1f} MB, BGSAVE {r['bgsave_s']:.1f} s, SET "
                       f"{r['during']:.0f} rps during vs {r['without']:.0f} without "
-                      f"(x{r['ratio']:.2f})", flush=True)
+                      f"(x{r['ratio']:.2f}); server CPU {r['cpu_us_during']:.2f} us/SET during vs "
+                      f"{r['cpu_us_without']:.2f} without (x{r['cpu_ratio']:.2f})", flush=True)
                 tag = "client-core" if move else "server-core"
                 rows.append([f"bgsave {label} {sname} {tag} fork_us", r["fork_us"], "", ""])
                 rows.append([f"bgsave {label} {sname} {tag} cow_bytes", r["cow"], "", ""])
                 rows.append([f"bgsave {label} {sname} {tag} set_rps_during/without",
                              r["during"], r["without"], r["ratio"]])
+                rows.append([f"bgsave {label} {sname} {tag} cpu_us_per_set_during/without",
+                             r["cpu_us_during"], r["cpu_us_without"], r["cpu_ratio"]])
         finally:
             keel.remove()
             ref.remove()
