@@ -472,13 +472,9 @@ class Pair:
     def protocol_allowed(self, payload, fk, fr, ck, cr):
         return ck == cr and cmp.norm_hello(fk) == cmp.norm_hello(fr)
 
-    def run_spop(self, i, cmd):
-        """SPOP outside MULTI: random, so compare counts, then make both sets equal again by
-        removing on each server what the other one popped."""
-        st = self.st[i]
-        self.run_batch_raw_compare(i, cmd)
-
-    def run_batch_raw_compare(self, i, cmd):
+    def send_alone(self, i, cmd):
+        """Sends cmd on connection i to both servers and reads both replies: (plan, keel frames,
+        reference frames, resp2_sub). A server that died or a reply that never came raises."""
         st = self.st[i]
         plan = [frames_for(st, cmd)]
         data = encode(b(cmd))
@@ -493,8 +489,15 @@ class Pair:
                     f = self.server_gone(which, show_cmd(cmd))
                     if f:
                         raise f
-            raise Failure('diff' if not (ek == 'timeout' and not er) else 'hang',
+            raise Failure('hang' if ek == 'timeout' and not er else 'diff',
                           'keel %s, reference %s at %s' % (ek, er, show_cmd(cmd)), cmd)
+        return plan, rk, rr, resp2_sub
+
+    def run_spop(self, i, cmd):
+        """SPOP outside MULTI: random, so compare counts, then make both sets equal again by
+        removing on each server what the other one popped."""
+        st = self.st[i]
+        plan, rk, rr, resp2_sub = self.send_alone(i, cmd)
         (mk, fk), (mr, fr) = rk[0][:2], rr[0][:2]
         if cmp.norm_messages(mk + (rk[0][2] if len(rk[0]) > 2 else [])) != cmp.norm_messages(
                 mr + (rr[0][2] if len(rr[0]) > 2 else [])):
@@ -547,22 +550,7 @@ class Pair:
         writes = cmd[0].lower() in ('zremrangebylex', 'zrangestore')
         if mixed and writes:
             return
-        st = self.st[i]
-        plan = [frames_for(st, cmd)]
-        data = encode(b(cmd))
-        self.ck[i].send(data)
-        self.cr[i].send(data)
-        resp2_sub = st.resp2_subscribed()
-        rk, ek = self.read_side('keel', self.ck[i], plan, resp2_sub, show_cmd(cmd))
-        rr, er = self.read_side('ref', self.cr[i], plan, resp2_sub, show_cmd(cmd))
-        if ek or er:
-            for which, e in (('keel', ek), ('ref', er)):
-                if e:
-                    f = self.server_gone(which, show_cmd(cmd))
-                    if f:
-                        raise f
-            raise Failure('hang' if ek and not er else 'diff', 'keel %s, reference %s at %s' % (
-                ek, er, show_cmd(cmd)), cmd)
+        plan, rk, rr, _ = self.send_alone(i, cmd)
         if mixed:
             (mk, fk), (mr, fr) = rk[0][:2], rr[0][:2]
             if cmp.is_err(fk[0]) or cmp.is_err(fr[0]) or fk[0][0] != fr[0][0]:

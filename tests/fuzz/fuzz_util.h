@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -53,6 +55,14 @@ class Input {
   const uint8_t* p_;
   const uint8_t* end_;
 };
+
+// A heap copy of exactly blob.size() bytes (at least one allocated byte), so that a validator
+// reading one byte too far is an ASan report.
+inline std::unique_ptr<uint8_t[]> exact_copy(const std::string& blob) {
+  std::unique_ptr<uint8_t[]> p(new uint8_t[blob.empty() ? 1 : blob.size()]);
+  if (!blob.empty()) std::memcpy(p.get(), blob.data(), blob.size());
+  return p;
+}
 
 // Printable form of bytes for failure messages.
 inline std::string show(std::string_view s) {

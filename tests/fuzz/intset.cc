@@ -23,6 +23,7 @@
 
 using keel::Intset;
 using keel::fuzz::Input;
+using keel::fuzz::exact_copy;
 
 namespace {
 
@@ -90,8 +91,7 @@ void check_equal(const Intset* is, const std::set<int64_t>& model) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
   const std::string blob = make_blob(in);
-  std::unique_ptr<uint8_t[]> exact(new uint8_t[blob.size() ? blob.size() : 1]);
-  if (!blob.empty()) std::memcpy(exact.get(), blob.data(), blob.size());
+  const std::unique_ptr<uint8_t[]> exact = exact_copy(blob);
   const bool ok = keel::intset_validate(exact.get(), blob.size());
   Intset* is = keel::intset_from_bytes(exact.get(), blob.size());
   FUZZ_CHECK((is != nullptr) == ok);

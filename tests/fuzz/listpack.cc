@@ -31,6 +31,7 @@ using keel::Listpack;
 using keel::LpEntry;
 using keel::LpPos;
 using keel::fuzz::Input;
+using keel::fuzz::exact_copy;
 
 namespace {
 
@@ -112,8 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string blob = make_blob(in);
   // Validation reads only an exact-size copy: one byte too far is an ASan report.
   {
-    std::unique_ptr<uint8_t[]> exact(new uint8_t[blob.size() ? blob.size() : 1]);
-    if (!blob.empty()) std::memcpy(exact.get(), blob.data(), blob.size());
+    const std::unique_ptr<uint8_t[]> exact = exact_copy(blob);
     const bool shallow = keel::listpack_validate(exact.get(), blob.size(), false);
     const bool deep = keel::listpack_validate(exact.get(), blob.size(), true);
     FUZZ_CHECK(!deep || shallow);

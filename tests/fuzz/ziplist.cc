@@ -20,6 +20,7 @@
 #include "fuzz_util.h"
 
 using keel::fuzz::Input;
+using keel::fuzz::exact_copy;
 
 namespace {
 
@@ -108,8 +109,7 @@ std::string make_blob(Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Input in(data, size);
   const std::string blob = make_blob(in);
-  std::unique_ptr<uint8_t[]> exact(new uint8_t[blob.size() ? blob.size() : 1]);
-  if (!blob.empty()) std::memcpy(exact.get(), blob.data(), blob.size());
+  const std::unique_ptr<uint8_t[]> exact = exact_copy(blob);
   const bool shallow = keel::ziplist_validate(exact.get(), blob.size(), false);
   const bool deep = keel::ziplist_validate(exact.get(), blob.size(), true);
   FUZZ_CHECK(!deep || shallow);
