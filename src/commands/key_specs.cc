@@ -212,7 +212,7 @@ void reply_key_spec_flags(ReplyWriter& w, uint16_t flags) {
 }
 
 void reply_key_specs(ReplyWriter& w, const CommandSpec& c) {
-  w.array(c.n_key_specs);
+  w.set(c.n_key_specs);  // a set in RESP3, as Redis sends it
   for (int i = 0; i < c.n_key_specs; i++) {
     const KeySpec& s = c.keys[i];
     w.map(s.notes ? 4 : 3);

@@ -29,7 +29,7 @@ int command_keys(const CommandSpec& c, std::span<const std::string_view> args,
 // A set of key-spec flag names in Redis's order (RW RO OW RM access update insert delete
 // not_key incomplete variable_flags).
 void reply_key_spec_flags(ReplyWriter& w, uint16_t flags);
-// COMMAND INFO element 9: the row's key specs.
+// COMMAND INFO element 9: the row's key specs (a set of maps in RESP3, as in Redis).
 void reply_key_specs(ReplyWriter& w, const CommandSpec& c);
 
 }  // namespace keel

@@ -215,6 +215,42 @@ test "COMMAND GETKEYSANDFLAGS in RESP3: flags are a set" {
     $c close
 }
 
+# One RESP frame read in raw mode, as {type children} for aggregates (maps: keys and values
+# in turn) and {type text} for the others.
+proc read_raw_frame {c} {
+    set line [$c read]
+    set t [string index $line 0]
+    set rest [string range $line 1 end]
+    switch -- $t {
+        * - ~ - > { set n $rest }
+        % { set n [expr {$rest * 2}] }
+        $ - = - ! {
+            if {$rest < 0} { return [list $t {}] }
+            return [list $t [$c read]]
+        }
+        default { return [list $t $rest] }
+    }
+    set children {}
+    for {set i 0} {$i < $n} {incr i} { lappend children [read_raw_frame $c] }
+    return [list $t $children]
+}
+
+test "COMMAND INFO in RESP3: the key specs are a set of maps" {
+    set c [redis_client -resp 3]
+    $c readraw 1
+    $c write "*3\r\n\$7\r\ncommand\r\n\$4\r\ninfo\r\n\$5\r\nlmove\r\n"
+    set info [lindex [read_raw_frame $c] 1 0 1]
+    set specs [lindex $info 8]
+    assert_equal ~ [lindex $specs 0]
+    assert_equal 2 [llength [lindex $specs 1]]
+    assert_equal % [lindex $specs 1 0 0]
+    # flags: a set of simple strings
+    assert_equal {~ {{+ RW} {+ access} {+ delete}}} [lindex $specs 1 0 1 1]
+    $c write "*3\r\n\$7\r\ncommand\r\n\$4\r\ninfo\r\n\$4\r\nping\r\n"
+    assert_equal {~ {}} [lindex [read_raw_frame $c] 1 0 1 8]
+    $c close
+}
+
 # ---- Side by side with Debian's redis-server ---------------------------------------------------
 
 set ::keyspecs_ref_ok [expr {![external_server] && [file executable [reference_server_binary]] && [is_keel]}]
