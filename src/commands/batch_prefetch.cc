@@ -17,17 +17,17 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
   // The caller visits the same commands in the same order in every stage.
   const size_t k = calls_[stage]++;
   if (stage == 0 && k < kMaxCommands) values_[k] = nullptr;
-  if (stage == 2 && spec.members.walk == kWalkNone) return;
+  if (stage == 2 && spec.prefetch.members.walk == kWalkNone) return;
   // Arity is checked later, at dispatch: a short command ("SADD" alone, last in the batch) has
   // no key slot here, and hashes[] must not be read past its own arguments.
-  if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.prefetch_keys.first)) return;
+  if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.prefetch.keys.first)) return;
   const Object* o;
   if (stage > 0 && k < kMaxCommands) {
     o = values_[k];
   } else {
-    const uint64_t key_hash = hashes[spec.prefetch_keys.first];
+    const uint64_t key_hash = hashes[spec.prefetch.keys.first];
     if (key_hash == 0) return;
-    o = db_.peek(KeyRef{args[size_t(spec.prefetch_keys.first)], key_hash});
+    o = db_.peek(KeyRef{args[size_t(spec.prefetch.keys.first)], key_hash});
     if (k < kMaxCommands) values_[k] = o;
   }
   if (o == nullptr) return;
@@ -40,16 +40,16 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
   }
   if (stage == 2 && o->type() != Type::kZset) return;
   const int argc = static_cast<int>(args.size());
-  int first = spec.members.first;
-  bool increment = spec.members.walk == kWalkIncrement;
-  if (spec.members.walk == kWalkZadd) {  // member_first is for ZADD without flags
+  int first = spec.prefetch.members.first;
+  bool increment = spec.prefetch.members.walk == kWalkIncrement;
+  if (spec.prefetch.members.walk == kWalkZadd) {  // member_first is for ZADD without flags
     int flags = 0;
     bool ch = false;
     first += static_cast<int>(parse_zadd_flags(args, &flags, &ch)) - 2;
     increment = flags & ZsetType::kIncr;
   }
-  const int last = spec.members.last < 0 ? argc + spec.members.last : spec.members.last;
-  for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.members.step) {
+  const int last = spec.prefetch.members.last < 0 ? argc + spec.prefetch.members.last : spec.prefetch.members.last;
+  for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.prefetch.members.step) {
     if (stage == 0) hashes[i] = hash_key(args[size_t(i)]);
     if (hashes[i] == 0) continue;
     used_[stage]++;
@@ -60,7 +60,7 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
     // ZADD and ZINCRBY: the argument before the member is its score or increment. One that
     // does not parse is the command's error later; here it only means no new-position descent.
     double score = 0;
-    const bool scored = spec.members.walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
+    const bool scored = spec.prefetch.members.walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
     n_descents_ += ZsetType::start_descents(*o, args[size_t(i)], hashes[i],
                                             scored ? &score : nullptr, increment,
                                             descents_ + n_descents_, kMaxDescents - n_descents_);

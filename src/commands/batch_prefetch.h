@@ -23,7 +23,7 @@ class Object;
 // then finish(). Stage 0 hashes the member arguments into hashes[i] (the same array that holds
 // the key hashes; member positions are never key positions) and prefetches their buckets;
 // stage 1 prefetches their entries; stage 2 starts the skiplist descents of zset commands, which
-// finish() runs interleaved. Each command's key hash must be in hashes[prefetch_keys.first] from
+// finish() runs interleaved. Each command's key hash must be in hashes[prefetch.keys.first] from
 // the key stage (0: the command is skipped). Values are found with Db::peek: no expiry, stats, LRU or
 // notification side effects, and nothing is changed.
 class MemberPrefetch {

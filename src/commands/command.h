@@ -217,19 +217,26 @@ struct CommandSpec {
   const char* since = "1.0.0";
   const char* complexity = "";
   std::span<struct CommandSpec> subcommands = {};
-  // Where the keys are and how they are used (COMMAND INFO, GETKEYS, the batch prefetch).
-  KeySpec keys[kMaxKeySpecs] = {};
-  GetKeysProc getkeys = nullptr;  // for variable_flags specs, as Redis's getkeys_proc
-  // Member arguments for the batch prefetch, next to the key range it reads with them (one
-  // 8-byte load for the prefetch).
-  alignas(8) MemberArgs members = {};
-  KeyRange prefetch_keys = {};  // derived at start-up
-  // Filled in by the command table at start-up.
-  uint8_t n_key_specs = 0;
+  // ---- Filled in by the command table at start-up; rows leave them out. Kept before the key
+  // specs so that what every call reads (the prefetch positions, parent, stats, full_name)
+  // sits in the row's first two cache lines with name, handler, arity and flags.
+  // What the batch prefetch reads, in one 8-byte load: the key range (from the key specs)
+  // and a copy of `members`.
+  struct Prefetch {
+    KeyRange keys;
+    MemberArgs members;
+  };
+  alignas(8) Prefetch prefetch = {};
   const CommandSpec* parent = nullptr;
   CommandStats* stats = nullptr;
   // "config|get" for subcommands, else name (errors, commandstats, slowlog).
   const char* full_name = nullptr;
+  uint8_t n_key_specs = 0;  // used entries of `keys`
+  // ---- Row fields again ----
+  // Where the keys are and how they are used (COMMAND INFO, GETKEYS, the batch prefetch).
+  KeySpec keys[kMaxKeySpecs] = {};
+  GetKeysProc getkeys = nullptr;  // for variable_flags specs, as Redis's getkeys_proc
+  MemberArgs members = {};        // member arguments for the batch prefetch
 };
 
 class CommandContext {

@@ -158,12 +158,14 @@ void init_key_specs(CommandSpec& c) {
   derive_legacy_range(c);
   bool all_not_keys = true;
   for (int i = 0; i < n; i++) all_not_keys &= (c.keys[i].flags & kKsNotKey) != 0;
-  c.prefetch_keys = KeyRange{};
+  c.prefetch = CommandSpec::Prefetch{};
   if (c.first_key > 0 && !all_not_keys) {
     KEEL_ASSERT(fits_int8(c.first_key) && fits_int8(c.last_key) && fits_int8(c.step));
-    c.prefetch_keys.first = static_cast<int8_t>(c.first_key);
-    c.prefetch_keys.last = static_cast<int8_t>(c.last_key);
-    c.prefetch_keys.step = static_cast<int8_t>(c.step > 0 ? c.step : 1);
+    c.prefetch.keys.first = static_cast<int8_t>(c.first_key);
+    c.prefetch.keys.last = static_cast<int8_t>(c.last_key);
+    c.prefetch.keys.step = static_cast<int8_t>(c.step > 0 ? c.step : 1);
+    // The member stage looks the members up in the value of the first key.
+    c.prefetch.members = c.members;
   }
 }
 

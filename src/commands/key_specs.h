@@ -14,7 +14,7 @@ namespace keel {
 
 // Completes one row (not its subcommands): counts its key specs (making one from an old-style
 // row's first_key/last_key/step), then derives first_key/last_key/step, kMovableKeys and
-// prefetch_keys. Called once per row by init_command_table().
+// prefetch (the batch prefetch positions). Called once per row by init_command_table().
 void init_key_specs(CommandSpec& c);
 
 // Redis's doesCommandHaveKeys: a spec that is not not_key, or a getkeys proc.

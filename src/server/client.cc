@@ -89,7 +89,7 @@ void Client::run_batch() {
     if (!opts.prefetch || !b.spec) continue;
     // One 8-byte load: the key range and the member positions (CommandSpec, derived from the
     // row's key specs at start-up).
-    const KeyRange kr = b.spec->prefetch_keys;
+    const KeyRange kr = b.spec->prefetch.keys;
     if (kr.first <= 0) continue;
     const int argc = static_cast<int>(b.argc);
     int last = kr.last < 0 ? argc + kr.last : kr.last;
@@ -100,7 +100,7 @@ void Client::run_batch() {
       session.db->prefetch(h);
       keys++;
     }
-    member_cmds |= b.spec->members.first != 0;
+    member_cmds |= b.spec->prefetch.members.first != 0;
   }
   if (keys >= 2) {
     for (size_t i = 0; i < batch_hashes.size(); i++) {
@@ -114,7 +114,7 @@ void Client::run_batch() {
     MemberPrefetch members(*session.db, static_cast<size_t>(opts.prefetch_batch_max_size) * 8);
     for (int stage = 0; stage < 3; stage++) {
       for (const BatchCmd& b : batch) {
-        if (!b.spec || b.spec->members.first == 0) continue;
+        if (!b.spec || b.spec->prefetch.members.first == 0) continue;
         members.command(*b.spec, std::span<const std::string_view>(&batch_args[b.first_arg], b.argc),
                         &batch_hashes[b.first_arg], stage);
       }

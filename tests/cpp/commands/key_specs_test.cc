@@ -56,8 +56,8 @@ TEST(KeySpecsTest, PositionalRowGetsARangeSpec) {
   EXPECT_EQ(rows[0].first_key, 1);
   EXPECT_EQ(rows[0].last_key, -1);
   EXPECT_EQ(rows[0].step, 2);
-  EXPECT_EQ(rows[0].prefetch_keys.first, 1);
-  EXPECT_EQ(rows[0].prefetch_keys.step, 2);
+  EXPECT_EQ(rows[0].prefetch.keys.first, 1);
+  EXPECT_EQ(rows[0].prefetch.keys.step, 2);
   EXPECT_EQ(keys_of(rows[0], "oldw a 1 b 2"), "a b");
   ASSERT_EQ(rows[1].n_key_specs, 1);
   EXPECT_EQ(rows[1].keys[0].flags, kKsRO | kKsAccess);
@@ -65,7 +65,7 @@ TEST(KeySpecsTest, PositionalRowGetsARangeSpec) {
   EXPECT_EQ(rows[1].last_key, 2);
   EXPECT_EQ(keys_of(rows[1], "oldr x k"), "k");
   EXPECT_EQ(rows[2].n_key_specs, 0);
-  EXPECT_EQ(rows[2].prefetch_keys.first, 0);
+  EXPECT_EQ(rows[2].prefetch.keys.first, 0);
   EXPECT_FALSE(command_has_keys(rows[2]));
 }
 
@@ -139,7 +139,7 @@ TEST(KeySpecsTest, EveryTableRowIsConsistent) {
     }
     // Member positions only where the prefetch has a key to look them up in.
     if (c.members.first) {
-      EXPECT_GT(c.prefetch_keys.first, 0) << c.full_name;
+      EXPECT_GT(c.prefetch.keys.first, 0) << c.full_name;
     }
   };
   for (const CommandSpec* c : all_commands()) {
