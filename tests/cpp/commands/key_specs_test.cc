@@ -121,6 +121,44 @@ TEST(KeySpecsTest, KeywordAndLimitSearch) {
   EXPECT_TRUE(rows[0].flags & kMovableKeys);
 }
 
+// The batch prefetch's positions come from the rows: the key range from the key specs, the
+// members from `.members` (the table that used to live in batch_prefetch.cc).
+TEST(KeySpecsTest, PrefetchPositionsFromTheRows) {
+  init_command_table();
+  auto pf = [](const char* name) { return lookup_command(name)->prefetch; };
+  auto keys = [&](const char* name) {
+    const KeyRange k = pf(name).keys;
+    return std::to_string(k.first) + " " + std::to_string(k.last) + " " + std::to_string(k.step);
+  };
+  auto members = [&](const char* name) {
+    const MemberArgs m = pf(name).members;
+    return std::to_string(m.first) + " " + std::to_string(m.last) + " " + std::to_string(m.step) +
+           " " + std::to_string(m.walk);
+  };
+  EXPECT_EQ(keys("get"), "1 1 1");
+  EXPECT_EQ(keys("mset"), "1 -1 2");
+  EXPECT_EQ(keys("blpop"), "1 -2 1");
+  EXPECT_EQ(keys("lmove"), "1 2 1");
+  EXPECT_EQ(keys("bitop"), "2 -1 1");
+  EXPECT_EQ(keys("zunionstore"), "1 1 1");  // the destination; the counted keys are movable
+  EXPECT_EQ(keys("lmpop"), "0 0 1");        // no range: nothing prefetched
+  EXPECT_EQ(keys("eval"), "0 0 1");
+  EXPECT_EQ(keys("spublish"), "0 0 1");     // a channel, not a key
+  EXPECT_EQ(keys("ping"), "0 0 1");
+  EXPECT_EQ(members("get"), "0 0 1 0");
+  EXPECT_EQ(members("sadd"), "2 -1 1 0");
+  EXPECT_EQ(members("sismember"), "2 2 1 0");
+  EXPECT_EQ(members("hset"), "2 -1 2 0");
+  EXPECT_EQ(members("hmget"), "2 -1 1 0");
+  EXPECT_EQ(members("zscore"), "2 2 1 0");
+  EXPECT_EQ(members("zrem"), "2 -1 1 " + std::to_string(kWalkCurrent));
+  EXPECT_EQ(members("zincrby"), "3 3 1 " + std::to_string(kWalkIncrement));
+  EXPECT_EQ(members("zadd"), "3 -1 2 " + std::to_string(kWalkZadd));
+  int with_members = 0;
+  for (const CommandSpec* c : all_commands()) with_members += c->prefetch.members.first != 0;
+  EXPECT_EQ(with_members, 21);  // SADD SREM SISMEMBER SMISMEMBER, 10 hash, 7 zset commands
+}
+
 TEST(KeySpecsTest, EveryTableRowIsConsistent) {
   init_command_table();
   auto check = [](const CommandSpec& c) {
