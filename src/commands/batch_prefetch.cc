@@ -1,10 +1,10 @@
-// Member positions per command, and the member stage of the batch prefetch (see the header).
+// The member stage of the batch prefetch (see the header); member positions are in the rows
+// (CommandSpec::members).
 // Measured in utils/bench/RESULTS.md (session 4): SADD / HSET -P16 on one big set / hash spent
 // 27-28% of the server's time in the member lookup's cache misses.
 #include "commands/batch_prefetch.h"
 
 #include "base/numbers.h"
-#include "commands/command_table.h"
 #include "commands/zset_args.h"
 #include "keyspace/db.h"
 #include "types/hash_type.h"
@@ -12,60 +12,22 @@
 #include "types/zset_type.h"
 
 namespace keel {
-namespace {
-
-struct MemberArgs {
-  const char* name;
-  int8_t first, last, step;  // last -1: the last argument
-  MemberWalk walk;
-};
-
-// Arguments that are members (fields) of the key's set, hash or zset. ZADD's positions are
-// those without flags; MemberPrefetch::command shifts them past the flags it finds.
-constexpr MemberArgs kMemberArgs[] = {
-    {"sadd", 2, -1, 1, kWalkNone},        {"srem", 2, -1, 1, kWalkNone},
-    {"sismember", 2, 2, 1, kWalkNone},    {"smismember", 2, -1, 1, kWalkNone},
-    {"hset", 2, -1, 2, kWalkNone},        {"hmset", 2, -1, 2, kWalkNone},
-    {"hsetnx", 2, 2, 1, kWalkNone},       {"hget", 2, 2, 1, kWalkNone},
-    {"hmget", 2, -1, 1, kWalkNone},       {"hdel", 2, -1, 1, kWalkNone},
-    {"hexists", 2, 2, 1, kWalkNone},      {"hincrby", 2, 2, 1, kWalkNone},
-    {"hincrbyfloat", 2, 2, 1, kWalkNone}, {"hstrlen", 2, 2, 1, kWalkNone},
-    {"zscore", 2, 2, 1, kWalkNone},       {"zmscore", 2, -1, 1, kWalkNone},
-    {"zrem", 2, -1, 1, kWalkCurrent},     {"zrank", 2, 2, 1, kWalkCurrent},
-    {"zrevrank", 2, 2, 1, kWalkCurrent},  {"zincrby", 3, 3, 1, kWalkIncrement},
-    {"zadd", 3, -1, 2, kWalkZadd},
-};
-
-}  // namespace
-
-void init_member_positions() {
-  for (CommandSpec* c : all_commands()) {
-    for (const MemberArgs& m : kMemberArgs) {
-      if (std::string_view(c->name) != m.name) continue;
-      c->member_first = m.first;
-      c->member_last = m.last;
-      c->member_step = m.step;
-      c->member_walk = m.walk;
-    }
-  }
-}
-
 void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::string_view> args,
                              uint64_t* hashes, int stage) {
   // The caller visits the same commands in the same order in every stage.
   const size_t k = calls_[stage]++;
   if (stage == 0 && k < kMaxCommands) values_[k] = nullptr;
-  if (stage == 2 && spec.member_walk == kWalkNone) return;
+  if (stage == 2 && spec.prefetch.members.walk == kWalkNone) return;
   // Arity is checked later, at dispatch: a short command ("SADD" alone, last in the batch) has
   // no key slot here, and hashes[] must not be read past its own arguments.
-  if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.first_key)) return;
+  if (used_[stage] >= budget_ || args.size() <= static_cast<size_t>(spec.prefetch.keys.first)) return;
   const Object* o;
   if (stage > 0 && k < kMaxCommands) {
     o = values_[k];
   } else {
-    const uint64_t key_hash = hashes[spec.first_key];
+    const uint64_t key_hash = hashes[spec.prefetch.keys.first];
     if (key_hash == 0) return;
-    o = db_.peek(KeyRef{args[size_t(spec.first_key)], key_hash});
+    o = db_.peek(KeyRef{args[size_t(spec.prefetch.keys.first)], key_hash});
     if (k < kMaxCommands) values_[k] = o;
   }
   if (o == nullptr) return;
@@ -78,16 +40,16 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
   }
   if (stage == 2 && o->type() != Type::kZset) return;
   const int argc = static_cast<int>(args.size());
-  int first = spec.member_first;
-  bool increment = spec.member_walk == kWalkIncrement;
-  if (spec.member_walk == kWalkZadd) {  // member_first is for ZADD without flags
+  int first = spec.prefetch.members.first;
+  bool increment = spec.prefetch.members.walk == kWalkIncrement;
+  if (spec.prefetch.members.walk == kWalkZadd) {  // member_first is for ZADD without flags
     int flags = 0;
     bool ch = false;
     first += static_cast<int>(parse_zadd_flags(args, &flags, &ch)) - 2;
     increment = flags & ZsetType::kIncr;
   }
-  const int last = spec.member_last < 0 ? argc + spec.member_last : spec.member_last;
-  for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.member_step) {
+  const int last = spec.prefetch.members.last < 0 ? argc + spec.prefetch.members.last : spec.prefetch.members.last;
+  for (int i = first; i <= last && i < argc && used_[stage] < budget_; i += spec.prefetch.members.step) {
     if (stage == 0) hashes[i] = hash_key(args[size_t(i)]);
     if (hashes[i] == 0) continue;
     used_[stage]++;
@@ -98,7 +60,7 @@ void MemberPrefetch::command(const CommandSpec& spec, std::span<const std::strin
     // ZADD and ZINCRBY: the argument before the member is its score or increment. One that
     // does not parse is the command's error later; here it only means no new-position descent.
     double score = 0;
-    const bool scored = spec.member_walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
+    const bool scored = spec.prefetch.members.walk >= kWalkZadd && parse_double(args[size_t(i) - 1], &score);
     n_descents_ += ZsetType::start_descents(*o, args[size_t(i)], hashes[i],
                                             scored ? &score : nullptr, increment,
                                             descents_ + n_descents_, kMaxDescents - n_descents_);

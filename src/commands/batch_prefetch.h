@@ -18,25 +18,13 @@ namespace keel {
 class Db;
 class Object;
 
-// Sets CommandSpec::member_first/last/step/walk for the commands listed in batch_prefetch.cc.
-// Called once by init_command_table().
-void init_member_positions();
-
-// CommandSpec::member_walk: the skiplist descents an operation on each member makes.
-enum MemberWalk : uint8_t {
-  kWalkNone = 0,   // no descent (ZSCORE) or not a zset command
-  kWalkCurrent,    // to the member's current position (ZREM, ZRANK, ZREVRANK)
-  kWalkZadd,       // ZADD: optional flags, then score/member pairs: current and new position
-  kWalkIncrement,  // ZINCRBY: the argument before the member is an increment
-};
-
 // The member stage of one batch. The caller runs stage 0, 1 and 2 over every command of the
 // batch in turn (each stage needs the lines the previous one prefetched for all commands),
 // then finish(). Stage 0 hashes the member arguments into hashes[i] (the same array that holds
 // the key hashes; member positions are never key positions) and prefetches their buckets;
 // stage 1 prefetches their entries; stage 2 starts the skiplist descents of zset commands, which
-// finish() runs interleaved. Each command's key hash must be in hashes[first_key] from the key
-// stage (0: the command is skipped). Values are found with Db::peek: no expiry, stats, LRU or
+// finish() runs interleaved. Each command's key hash must be in hashes[prefetch.keys.first] from
+// the key stage (0: the command is skipped). Values are found with Db::peek: no expiry, stats, LRU or
 // notification side effects, and nothing is changed.
 class MemberPrefetch {
  public:

@@ -497,19 +497,56 @@ void bitfield_generic(CommandContext& cx, bool ro_command) {
   if (changes) cx.notify(kNotifyString, "setbit", cx.arg(1));
 }
 
+// COMMAND GETKEYSANDFLAGS for BITFIELD (variable_flags): RO access when every operation is a
+// complete GET (OVERFLOW allowed), else RW access update (SET, INCRBY, or arguments that do
+// not parse, which are safer taken as a write), as Redis decides.
+int bitfield_getkeys(std::span<const std::string_view> args, std::vector<KeyArg>* keys) {
+  bool read_only = true;
+  const size_t argc = args.size();
+  for (size_t i = 2; i < argc; i++) {
+    const size_t rest = argc - i - 1;
+    const std::string_view a = args[i].substr(0, args[i].find('\0'));
+    if (equals_nocase(a, "get") && rest >= 2) {
+      i += 2;
+    } else if (equals_nocase(a, "overflow") && rest >= 1) {
+      i += 1;
+    } else {
+      read_only = false;  // SET / INCRBY, or a syntax error
+      break;
+    }
+  }
+  keys->push_back({1, read_only ? uint16_t(kKsRO | kKsAccess) : uint16_t(kKsRW | kKsAccess | kKsUpdate)});
+  return 1;
+}
+
 void cmd_bitfield(CommandContext& cx) { bitfield_generic(cx, false); }
 void cmd_bitfield_ro(CommandContext& cx) { bitfield_generic(cx, true); }
 
 constexpr uint32_t kRW = kWrite | kDenyOom;
 
 CommandSpec kBitmapCommands[] = {
-    {"setbit", cmd_setbit, 4, kRW, 1, 1, 1, kAclBitmap, "bitmap", "Sets or clears the bit at offset of the string value. Creates the key if it doesn't exist.", "2.2.0", "O(1)"},
-    {"getbit", cmd_getbit, 3, kReadOnly | kFast, 1, 1, 1, kAclBitmap, "bitmap", "Returns a bit value by offset.", "2.2.0", "O(1)"},
-    {"bitcount", cmd_bitcount, -2, kReadOnly, 1, 1, 1, kAclBitmap, "bitmap", "Counts the number of set bits (population counting) in a string.", "2.6.0", "O(N)"},
-    {"bitpos", cmd_bitpos, -3, kReadOnly, 1, 1, 1, kAclBitmap, "bitmap", "Finds the first set (1) or clear (0) bit in a string.", "2.8.7", "O(N)"},
-    {"bitop", cmd_bitop, -4, kRW, 2, -1, 1, kAclBitmap, "bitmap", "Performs bitwise operations on multiple strings, and stores the result.", "2.6.0", "O(N)"},
-    {"bitfield", cmd_bitfield, -2, kRW, 1, 1, 1, kAclBitmap, "bitmap", "Performs arbitrary bitfield integer operations on strings.", "3.2.0", "O(1) for each subcommand specified"},
-    {"bitfield_ro", cmd_bitfield_ro, -2, kReadOnly | kFast, 1, 1, 1, kAclBitmap, "bitmap", "Performs arbitrary read-only bitfield integer operations on strings.", "6.0.0", "O(1) for each subcommand specified"},
+    {.name = "setbit", .handler = cmd_setbit, .arity = 4, .flags = kRW, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Sets or clears the bit at offset of the string value. Creates the key if it doesn't exist.", .since = "2.2.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "getbit", .handler = cmd_getbit, .arity = 3, .flags = kReadOnly | kFast, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Returns a bit value by offset.", .since = "2.2.0", .complexity = "O(1)",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "bitcount", .handler = cmd_bitcount, .arity = -2, .flags = kReadOnly, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Counts the number of set bits (population counting) in a string.", .since = "2.6.0", .complexity = "O(N)",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "bitpos", .handler = cmd_bitpos, .arity = -3, .flags = kReadOnly, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Finds the first set (1) or clear (0) bit in a string.", .since = "2.8.7", .complexity = "O(N)",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "bitop", .handler = cmd_bitop, .arity = -4, .flags = kRW, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Performs bitwise operations on multiple strings, and stores the result.", .since = "2.6.0", .complexity = "O(N)",
+     .keys = {ks(kKsOW | kKsUpdate, 2), ks(kKsRO | kKsAccess, 3, fk_range(-1, 1, 0))}},
+    {.name = "bitfield", .handler = cmd_bitfield, .arity = -2, .flags = kRW, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Performs arbitrary bitfield integer operations on strings.", .since = "3.2.0", .complexity = "O(1) for each subcommand specified",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate | kKsVariableFlags, 1, fk_range(), "This command allows both access and modification of the key")},
+     .getkeys = bitfield_getkeys},
+    {.name = "bitfield_ro", .handler = cmd_bitfield_ro, .arity = -2, .flags = kReadOnly | kFast, .acl = kAclBitmap, .group = "bitmap",
+     .summary = "Performs arbitrary read-only bitfield integer operations on strings.", .since = "6.0.0", .complexity = "O(1) for each subcommand specified",
+     .keys = {ks(kKsRO | kKsAccess)}},
 };
 
 }  // namespace

@@ -66,15 +66,22 @@ void cmd_config_help(CommandContext& cx) {
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;
 
 CommandSpec kConfigSubcommands[] = {
-    {"get", cmd_config_get, -3, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Returns the effective values of configuration parameters.", "2.0.0", "O(N) when N is the number of configuration parameters provided"},
-    {"set", cmd_config_set, -4, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Sets configuration parameters in-flight.", "2.0.0", "O(N) when N is the number of configuration parameters provided"},
-    {"resetstat", cmd_config_resetstat, 2, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Resets the server's statistics.", "2.0.0", "O(1)"},
-    {"rewrite", cmd_config_rewrite, 2, kConfigFlags, 0, 0, 0, kAclDangerous, "server", "Persists the effective configuration to file.", "2.8.0", "O(1)"},
-    {"help", cmd_config_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+    {.name = "get", .handler = cmd_config_get, .arity = -3, .flags = kConfigFlags, .acl = kAclDangerous, .group = "server",
+     .summary = "Returns the effective values of configuration parameters.", .since = "2.0.0", .complexity = "O(N) when N is the number of configuration parameters provided"},
+    {.name = "set", .handler = cmd_config_set, .arity = -4, .flags = kConfigFlags, .acl = kAclDangerous, .group = "server",
+     .summary = "Sets configuration parameters in-flight.", .since = "2.0.0", .complexity = "O(N) when N is the number of configuration parameters provided"},
+    {.name = "resetstat", .handler = cmd_config_resetstat, .arity = 2, .flags = kConfigFlags, .acl = kAclDangerous, .group = "server",
+     .summary = "Resets the server's statistics.", .since = "2.0.0", .complexity = "O(1)"},
+    {.name = "rewrite", .handler = cmd_config_rewrite, .arity = 2, .flags = kConfigFlags, .acl = kAclDangerous, .group = "server",
+     .summary = "Persists the effective configuration to file.", .since = "2.8.0", .complexity = "O(1)"},
+    {.name = "help", .handler = cmd_config_help, .arity = 2, .flags = kLoading | kStale, .group = "server",
+     .summary = "Returns helpful text about the different subcommands.", .since = "5.0.0", .complexity = "O(1)"},
 };
 
 CommandSpec kConfigCommands[] = {
-    {"config", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for server configuration commands.", "2.0.0", "Depends on subcommand.", kConfigSubcommands},
+    {.name = "config", .handler = nullptr, .arity = -2, .group = "server",
+     .summary = "A container for server configuration commands.", .since = "2.0.0", .complexity = "Depends on subcommand.",
+     .subcommands = kConfigSubcommands},
 };
 
 }  // namespace

@@ -247,17 +247,26 @@ void cmd_latency_help(CommandContext& cx) {
 constexpr uint32_t kLatencyAdmin = kAdmin | kNoScript | kLoading | kStale;
 
 CommandSpec kLatencySubcommands[] = {
-    {"doctor", cmd_latency_doctor, 2, kLatencyAdmin, 0, 0, 0, 0, "server", "Returns a human-readable latency analysis report.", "2.8.13", "O(1)"},
-    {"graph", cmd_latency_graph, 3, kLatencyAdmin, 0, 0, 0, 0, "server", "Returns a latency graph for an event.", "2.8.13", "O(1)"},
-    {"help", cmd_latency_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "2.8.13", "O(1)"},
-    {"histogram", cmd_latency_histogram, -2, kLatencyAdmin, 0, 0, 0, 0, "server", "Returns the cumulative distribution of latencies of a subset or all commands.", "7.0.0", "O(N) where N is the number of commands with latency information being retrieved."},
-    {"history", cmd_latency_history, 3, kLatencyAdmin, 0, 0, 0, 0, "server", "Returns timestamp-latency samples for an event.", "2.8.13", "O(1)"},
-    {"latest", cmd_latency_latest, 2, kLatencyAdmin, 0, 0, 0, 0, "server", "Returns the latest latency samples for all events.", "2.8.13", "O(1)"},
-    {"reset", cmd_latency_reset, -2, kLatencyAdmin, 0, 0, 0, 0, "server", "Resets the latency data for one or more events.", "2.8.13", "O(1)"},
+    {.name = "doctor", .handler = cmd_latency_doctor, .arity = 2, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Returns a human-readable latency analysis report.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "graph", .handler = cmd_latency_graph, .arity = 3, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Returns a latency graph for an event.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "help", .handler = cmd_latency_help, .arity = 2, .flags = kLoading | kStale, .group = "server",
+     .summary = "Returns helpful text about the different subcommands.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "histogram", .handler = cmd_latency_histogram, .arity = -2, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Returns the cumulative distribution of latencies of a subset or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands with latency information being retrieved."},
+    {.name = "history", .handler = cmd_latency_history, .arity = 3, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Returns timestamp-latency samples for an event.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "latest", .handler = cmd_latency_latest, .arity = 2, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Returns the latest latency samples for all events.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "reset", .handler = cmd_latency_reset, .arity = -2, .flags = kLatencyAdmin, .group = "server",
+     .summary = "Resets the latency data for one or more events.", .since = "2.8.13", .complexity = "O(1)"},
 };
 
 CommandSpec kLatencyCommands[] = {
-    {"latency", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for latency diagnostics commands.", "2.8.13", "Depends on subcommand.", kLatencySubcommands},
+    {.name = "latency", .handler = nullptr, .arity = -2, .group = "server",
+     .summary = "A container for latency diagnostics commands.", .since = "2.8.13", .complexity = "Depends on subcommand.",
+     .subcommands = kLatencySubcommands},
 };
 
 }  // namespace

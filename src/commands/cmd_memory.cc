@@ -212,16 +212,25 @@ void cmd_memory_help(CommandContext& cx) {
 }
 
 CommandSpec kMemorySubcommands[] = {
-    {"doctor", cmd_memory_doctor, 2, 0, 0, 0, 0, 0, "server", "Outputs a memory problems report.", "4.0.0", "O(1)"},
-    {"help", cmd_memory_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "4.0.0", "O(1)"},
-    {"malloc-stats", cmd_memory_malloc_stats, 2, 0, 0, 0, 0, 0, "server", "Returns the allocator statistics.", "4.0.0", "Depends on how much memory is allocated, could be slow"},
-    {"purge", cmd_memory_purge, 2, 0, 0, 0, 0, 0, "server", "Asks the allocator to release memory.", "4.0.0", "Depends on how much memory is allocated, could be slow"},
-    {"stats", cmd_memory_stats, 2, 0, 0, 0, 0, 0, "server", "Returns details about memory usage.", "4.0.0", "O(1)"},
-    {"usage", cmd_memory_usage, -3, kReadOnly, 2, 2, 1, 0, "server", "Estimates the memory usage of a key.", "4.0.0", "O(N) where N is the number of samples."},
+    {.name = "doctor", .handler = cmd_memory_doctor, .arity = 2, .group = "server",
+     .summary = "Outputs a memory problems report.", .since = "4.0.0", .complexity = "O(1)"},
+    {.name = "help", .handler = cmd_memory_help, .arity = 2, .flags = kLoading | kStale, .group = "server",
+     .summary = "Returns helpful text about the different subcommands.", .since = "4.0.0", .complexity = "O(1)"},
+    {.name = "malloc-stats", .handler = cmd_memory_malloc_stats, .arity = 2, .group = "server",
+     .summary = "Returns the allocator statistics.", .since = "4.0.0", .complexity = "Depends on how much memory is allocated, could be slow"},
+    {.name = "purge", .handler = cmd_memory_purge, .arity = 2, .group = "server",
+     .summary = "Asks the allocator to release memory.", .since = "4.0.0", .complexity = "Depends on how much memory is allocated, could be slow"},
+    {.name = "stats", .handler = cmd_memory_stats, .arity = 2, .group = "server",
+     .summary = "Returns details about memory usage.", .since = "4.0.0", .complexity = "O(1)"},
+    {.name = "usage", .handler = cmd_memory_usage, .arity = -3, .flags = kReadOnly, .group = "server",
+     .summary = "Estimates the memory usage of a key.", .since = "4.0.0", .complexity = "O(N) where N is the number of samples.",
+     .keys = {ks(kKsRO, 2)}},
 };
 
 CommandSpec kMemoryCommands[] = {
-    {"memory", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for memory diagnostics commands.", "4.0.0", "Depends on subcommand.", kMemorySubcommands},
+    {.name = "memory", .handler = nullptr, .arity = -2, .group = "server",
+     .summary = "A container for memory diagnostics commands.", .since = "4.0.0", .complexity = "Depends on subcommand.",
+     .subcommands = kMemorySubcommands},
 };
 
 }  // namespace

@@ -63,11 +63,17 @@ void cmd_unwatch(CommandContext& cx) {
 constexpr uint32_t kTxFlags = kNoScript | kLoading | kStale | kFast | kAllowBusy;
 
 CommandSpec kMultiCommands[] = {
-    {"multi", cmd_multi, 1, kTxFlags, 0, 0, 0, kAclTransaction, "transactions", "Starts a transaction.", "1.2.0", "O(1)"},
-    {"exec", cmd_exec, 1, kNoScript | kLoading | kStale | kSkipSlowlog, 0, 0, 0, kAclTransaction, "transactions", "Executes all commands in a transaction.", "1.2.0", "Depends on commands in the transaction"},
-    {"discard", cmd_discard, 1, kTxFlags, 0, 0, 0, kAclTransaction, "transactions", "Discards a transaction.", "2.0.0", "O(N), when N is the number of queued commands"},
-    {"watch", cmd_watch, -2, kTxFlags, 1, -1, 1, kAclTransaction, "transactions", "Monitors changes to keys to determine the execution of a transaction.", "2.2.0", "O(1) for every key."},
-    {"unwatch", cmd_unwatch, 1, kTxFlags, 0, 0, 0, kAclTransaction, "transactions", "Forgets about watched keys of a transaction.", "2.2.0", "O(1)"},
+    {.name = "multi", .handler = cmd_multi, .arity = 1, .flags = kTxFlags, .acl = kAclTransaction, .group = "transactions",
+     .summary = "Starts a transaction.", .since = "1.2.0", .complexity = "O(1)"},
+    {.name = "exec", .handler = cmd_exec, .arity = 1, .flags = kNoScript | kLoading | kStale | kSkipSlowlog, .acl = kAclTransaction, .group = "transactions",
+     .summary = "Executes all commands in a transaction.", .since = "1.2.0", .complexity = "Depends on commands in the transaction"},
+    {.name = "discard", .handler = cmd_discard, .arity = 1, .flags = kTxFlags, .acl = kAclTransaction, .group = "transactions",
+     .summary = "Discards a transaction.", .since = "2.0.0", .complexity = "O(N), when N is the number of queued commands"},
+    {.name = "watch", .handler = cmd_watch, .arity = -2, .flags = kTxFlags, .acl = kAclTransaction, .group = "transactions",
+     .summary = "Monitors changes to keys to determine the execution of a transaction.", .since = "2.2.0", .complexity = "O(1) for every key.",
+     .keys = {ks(kKsRO, 1, fk_range(-1, 1, 0))}},
+    {.name = "unwatch", .handler = cmd_unwatch, .arity = 1, .flags = kTxFlags, .acl = kAclTransaction, .group = "transactions",
+     .summary = "Forgets about watched keys of a transaction.", .since = "2.2.0", .complexity = "O(1)"},
 };
 
 }  // namespace

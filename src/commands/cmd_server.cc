@@ -27,6 +27,7 @@
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/key_specs.h"
 #include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
@@ -707,12 +708,6 @@ bool has_acl_category(const CommandSpec& c, std::string_view cat) {
   return false;
 }
 
-// The key-spec flags Keel can state from the row alone.
-const char* key_spec_flag(const CommandSpec& c) {
-  if (c.flags & kWrite) return "RW";
-  return "RO";
-}
-
 void reply_command_info(ReplyWriter& w, const CommandSpec& c) {
   w.array(10);
   w.bulk(c.full_name);
@@ -727,36 +722,7 @@ void reply_command_info(ReplyWriter& w, const CommandSpec& c) {
   w.set(cats.size());
   for (const char* a : cats) w.simple(a);
   w.set(0);  // tips
-  if (c.first_key > 0) {
-    // One range key spec: begin at the first key, then last/step relative to it.
-    w.array(1);
-    w.map(3);
-    w.bulk("flags");
-    w.set(1);
-    w.simple(key_spec_flag(c));
-    w.bulk("begin_search");
-    w.map(2);
-    w.bulk("type");
-    w.bulk("index");
-    w.bulk("spec");
-    w.map(1);
-    w.bulk("index");
-    w.integer(c.first_key);
-    w.bulk("find_keys");
-    w.map(2);
-    w.bulk("type");
-    w.bulk("range");
-    w.bulk("spec");
-    w.map(3);
-    w.bulk("lastkey");
-    w.integer(c.last_key < 0 ? c.last_key : c.last_key - c.first_key);
-    w.bulk("keystep");
-    w.integer(c.step);
-    w.bulk("limit");
-    w.integer(0);
-  } else {
-    w.array(0);
-  }
+  reply_key_specs(w, c);
   w.array(c.subcommands.size());
   for (const CommandSpec& sub : c.subcommands) reply_command_info(w, sub);
 }
@@ -881,84 +847,36 @@ void cmd_command_list(CommandContext& cx) {
   w.end_deferred_array(token, n);
 }
 
-// Key positions for commands whose keys move with a numkeys argument (COMMAND GETKEYS).
-struct NumkeysRule {
-  const char* name;
-  int numkeys_at;  // argument index of numkeys
-  int dest;        // index of a destination key before numkeys, or 0
-};
-constexpr NumkeysRule kNumkeysRules[] = {
-    {"eval", 2, 0},        {"evalsha", 2, 0},     {"eval_ro", 2, 0},     {"evalsha_ro", 2, 0},
-    {"fcall", 2, 0},       {"fcall_ro", 2, 0},    {"zunion", 1, 0},      {"zinter", 1, 0},
-    {"zdiff", 1, 0},       {"zintercard", 1, 0},  {"sintercard", 1, 0},  {"lmpop", 1, 0},
-    {"zmpop", 1, 0},       {"blmpop", 2, 0},      {"bzmpop", 2, 0},      {"zunionstore", 2, 1},
-    {"zinterstore", 2, 1}, {"zdiffstore", 2, 1},
-};
-
-// Sharded pub/sub names its channel where a key would be (for cluster routing) but Redis marks
-// that key spec not_key, so COMMAND GETKEYS finds no key in it.
-bool channels_not_keys(const CommandSpec& c) {
-  return strcmp(c.full_name, "spublish") == 0 || strcmp(c.full_name, "ssubscribe") == 0 ||
-         strcmp(c.full_name, "sunsubscribe") == 0;
-}
-
-// Fills `keys` with argument indexes; false when the arguments do not fit the command.
-bool command_key_positions(const CommandSpec& c, std::span<const std::string_view> args,
-                           std::vector<size_t>* keys) {
-  const int argc = static_cast<int>(args.size());
-  for (const NumkeysRule& r : kNumkeysRules) {
-    if (strcmp(r.name, c.full_name) != 0) continue;
-    int64_t numkeys;
-    if (r.numkeys_at >= argc || !parse_int64(args[size_t(r.numkeys_at)], &numkeys) || numkeys < 0 ||
-        numkeys > argc - r.numkeys_at - 1) {
-      return false;
-    }
-    if (r.dest) keys->push_back(size_t(r.dest));
-    for (int64_t i = 0; i < numkeys; i++) keys->push_back(size_t(r.numkeys_at + 1 + i));
-    return true;
-  }
-  if (c.first_key <= 0) return true;
-  int last = c.last_key < 0 ? argc + c.last_key : c.last_key;
-  const int step = c.step > 0 ? c.step : 1;
-  if (last >= argc) return false;
-  for (int i = c.first_key; i <= last; i += step) keys->push_back(size_t(i));
-  return true;
-}
-
-// COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...]
+// COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...]: the keys the
+// row's key specs (or its getkeys proc) find, in Redis's order of checks: unknown command, no
+// key arguments (before the arity), arity, then the keys.
 void command_getkeys(CommandContext& cx, bool with_flags) {
   std::span<const std::string_view> args = cx.args().subspan(2);
   const CommandSpec* c = resolve_command(args);
   if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) {
     return cx.reply().error("ERR Invalid command specified");
   }
-  // Redis's order: unknown command, no key arguments (before the arity), arity, then the keys.
-  bool movable = false;
-  for (const NumkeysRule& r : kNumkeysRules) movable |= strcmp(r.name, c->full_name) == 0;
-  if ((c->first_key <= 0 && !movable && !(c->flags & kMovableKeys)) || channels_not_keys(*c)) {
-    return cx.reply().error("ERR The command has no key arguments");
-  }
+  if (!command_has_keys(*c)) return cx.reply().error("ERR The command has no key arguments");
   const int argc = static_cast<int>(args.size());
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
     return cx.reply().error("ERR Invalid number of arguments specified for command");
   }
-  std::vector<size_t> keys;
-  if (!command_key_positions(*c, args, &keys) || keys.empty()) {
+  std::vector<KeyArg> keys;
+  if (command_keys(*c, args, &keys) == 0) {
     // No key found: fine for commands whose keys are optional (EVAL ... 0), else an error.
     if (c->flags & kNoMandatoryKeys) return cx.reply().array(0);
     return cx.reply().error("ERR Invalid arguments specified for command");
   }
   ReplyWriter& w = cx.reply();
   w.array(keys.size());
-  for (size_t k : keys) {
+  for (const KeyArg& k : keys) {
     if (!with_flags) {
-      w.bulk(args[k]);
+      w.bulk(args[size_t(k.pos)]);
       continue;
     }
     w.array(2);
-    w.bulk(args[k]);
-    w.set(1);
-    w.simple(key_spec_flag(*c));
+    w.bulk(args[size_t(k.pos)]);
+    reply_key_spec_flags(w, k.flags);
   }
 }
 void cmd_command_getkeys(CommandContext& cx) { command_getkeys(cx, false); }
@@ -986,35 +904,60 @@ constexpr uint32_t kIntro = kLoading | kStale;
 constexpr uint32_t kSlowAdmin = kAdmin | kLoading | kStale;
 
 CommandSpec kCommandSubcommands[] = {
-    {"count", cmd_command_count, 2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns a count of commands.", "2.8.13", "O(1)"},
-    {"info", cmd_command_info, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns information about one, multiple or all commands.", "2.8.13", "O(N) where N is the number of commands to look up"},
-    {"docs", cmd_command_docs, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns documentary information about one, multiple or all commands.", "7.0.0", "O(N) where N is the number of commands to look up"},
-    {"list", cmd_command_list, -2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns a list of command names.", "7.0.0", "O(N) where N is the total number of Redis commands"},
-    {"getkeys", cmd_command_getkeys, -4, kIntro, 0, 0, 0, kAclConnection, "server", "Extracts the key names from an arbitrary command.", "2.8.13", "O(N) where N is the number of arguments to the command"},
-    {"getkeysandflags", cmd_command_getkeysandflags, -4, kIntro, 0, 0, 0, kAclConnection, "server", "Extracts the key names and access flags for an arbitrary command.", "7.0.0", "O(N) where N is the number of arguments to the command"},
-    {"help", cmd_command_help, 2, kIntro, 0, 0, 0, kAclConnection, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
+    {.name = "count", .handler = cmd_command_count, .arity = 2, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Returns a count of commands.", .since = "2.8.13", .complexity = "O(1)"},
+    {.name = "info", .handler = cmd_command_info, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Returns information about one, multiple or all commands.", .since = "2.8.13", .complexity = "O(N) where N is the number of commands to look up"},
+    {.name = "docs", .handler = cmd_command_docs, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Returns documentary information about one, multiple or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands to look up"},
+    {.name = "list", .handler = cmd_command_list, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Returns a list of command names.", .since = "7.0.0", .complexity = "O(N) where N is the total number of Redis commands"},
+    {.name = "getkeys", .handler = cmd_command_getkeys, .arity = -4, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Extracts the key names from an arbitrary command.", .since = "2.8.13", .complexity = "O(N) where N is the number of arguments to the command"},
+    {.name = "getkeysandflags", .handler = cmd_command_getkeysandflags, .arity = -4, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Extracts the key names and access flags for an arbitrary command.", .since = "7.0.0", .complexity = "O(N) where N is the number of arguments to the command"},
+    {.name = "help", .handler = cmd_command_help, .arity = 2, .flags = kIntro, .acl = kAclConnection, .group = "server",
+     .summary = "Returns helpful text about the different subcommands.", .since = "5.0.0", .complexity = "O(1)"},
 };
 
 CommandSpec kSlowlogSubcommands[] = {
-    {"get", cmd_slowlog_get, -2, kSlowAdmin, 0, 0, 0, 0, "server", "Returns the slow log's entries.", "2.2.12", "O(N) where N is the number of entries returned"},
-    {"len", cmd_slowlog_len, 2, kSlowAdmin, 0, 0, 0, 0, "server", "Returns the number of entries in the slow log.", "2.2.12", "O(1)"},
-    {"reset", cmd_slowlog_reset, 2, kSlowAdmin, 0, 0, 0, 0, "server", "Clears all entries from the slow log.", "2.2.12", "O(N) where N is the number of entries in the slowlog"},
-    {"help", cmd_slowlog_help, 2, kIntro, 0, 0, 0, 0, "server", "Show helpful text about the different subcommands", "6.2.0", "O(1)"},
+    {.name = "get", .handler = cmd_slowlog_get, .arity = -2, .flags = kSlowAdmin, .group = "server",
+     .summary = "Returns the slow log's entries.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries returned"},
+    {.name = "len", .handler = cmd_slowlog_len, .arity = 2, .flags = kSlowAdmin, .group = "server",
+     .summary = "Returns the number of entries in the slow log.", .since = "2.2.12", .complexity = "O(1)"},
+    {.name = "reset", .handler = cmd_slowlog_reset, .arity = 2, .flags = kSlowAdmin, .group = "server",
+     .summary = "Clears all entries from the slow log.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries in the slowlog"},
+    {.name = "help", .handler = cmd_slowlog_help, .arity = 2, .flags = kIntro, .group = "server",
+     .summary = "Show helpful text about the different subcommands", .since = "6.2.0", .complexity = "O(1)"},
 };
 
 CommandSpec kServerCommands[] = {
-    {"debug", cmd_debug, -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "A container for debugging commands.", "1.0.0", "Depends on subcommand."},
-    {"info", cmd_info, -1, kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "Returns information and statistics about the server.", "1.0.0", "O(1)"},
-    {"dbsize", cmd_dbsize, 1, kReadOnly | kFast, 0, 0, 0, kAclKeyspace, "server", "Returns the number of keys in the database.", "1.0.0", "O(1)"},
-    {"flushdb", cmd_flushdb, -1, kWrite, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Removes all keys from the current database.", "1.0.0", "O(N) where N is the number of keys in the selected database"},
-    {"flushall", cmd_flushall, -1, kWrite, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Removes all keys from all databases.", "1.0.0", "O(N) where N is the total number of keys in all databases"},
-    {"swapdb", cmd_swapdb, 3, kWrite | kFast, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Swaps two Redis databases.", "4.0.0", "O(N) where N is the count of clients watching or blocking on keys from both databases."},
-    {"time", cmd_time, 1, kLoading | kStale | kFast, 0, 0, 0, 0, "server", "Returns the server time.", "2.6.0", "O(1)"},
-    {"lastsave", cmd_lastsave, 1, kLoading | kStale | kFast, 0, 0, 0, kAclDangerous | kAclAdmin, "server", "Returns the Unix timestamp of the last successful save to disk.", "1.0.0", "O(1)"},
-    {"shutdown", cmd_shutdown, -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti | kAllowBusy, 0, 0, 0, 0, "server", "Synchronously saves the database(s) to disk and shuts down the Redis server.", "1.0.0", "O(N) when saving, where N is the total number of keys in all databases when saving data, otherwise O(1)"},
-    {"monitor", cmd_monitor, 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, 0, "server", "Listens for all requests received by the server in real-time.", "1.0.0", ""},
-    {"slowlog", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for slow log commands.", "2.2.12", "Depends on subcommand.", kSlowlogSubcommands},
-    {"command", cmd_command, -1, kLoading | kStale, 0, 0, 0, kAclConnection, "server", "Returns detailed information about all commands.", "2.8.13", "O(N) where N is the total number of Redis commands", kCommandSubcommands},
+    {.name = "debug", .handler = cmd_debug, .arity = -2, .flags = kAdmin | kNoScript | kLoading | kStale, .acl = kAclDangerous, .group = "server",
+     .summary = "A container for debugging commands.", .since = "1.0.0", .complexity = "Depends on subcommand."},
+    {.name = "info", .handler = cmd_info, .arity = -1, .flags = kLoading | kStale, .acl = kAclDangerous, .group = "server",
+     .summary = "Returns information and statistics about the server.", .since = "1.0.0", .complexity = "O(1)"},
+    {.name = "dbsize", .handler = cmd_dbsize, .arity = 1, .flags = kReadOnly | kFast, .acl = kAclKeyspace, .group = "server",
+     .summary = "Returns the number of keys in the database.", .since = "1.0.0", .complexity = "O(1)"},
+    {.name = "flushdb", .handler = cmd_flushdb, .arity = -1, .flags = kWrite, .acl = kAclKeyspace | kAclDangerous, .group = "server",
+     .summary = "Removes all keys from the current database.", .since = "1.0.0", .complexity = "O(N) where N is the number of keys in the selected database"},
+    {.name = "flushall", .handler = cmd_flushall, .arity = -1, .flags = kWrite, .acl = kAclKeyspace | kAclDangerous, .group = "server",
+     .summary = "Removes all keys from all databases.", .since = "1.0.0", .complexity = "O(N) where N is the total number of keys in all databases"},
+    {.name = "swapdb", .handler = cmd_swapdb, .arity = 3, .flags = kWrite | kFast, .acl = kAclKeyspace | kAclDangerous, .group = "server",
+     .summary = "Swaps two Redis databases.", .since = "4.0.0", .complexity = "O(N) where N is the count of clients watching or blocking on keys from both databases."},
+    {.name = "time", .handler = cmd_time, .arity = 1, .flags = kLoading | kStale | kFast, .group = "server",
+     .summary = "Returns the server time.", .since = "2.6.0", .complexity = "O(1)"},
+    {.name = "lastsave", .handler = cmd_lastsave, .arity = 1, .flags = kLoading | kStale | kFast, .acl = kAclDangerous | kAclAdmin, .group = "server",
+     .summary = "Returns the Unix timestamp of the last successful save to disk.", .since = "1.0.0", .complexity = "O(1)"},
+    {.name = "shutdown", .handler = cmd_shutdown, .arity = -1, .flags = kAdmin | kNoScript | kLoading | kStale | kNoMulti | kAllowBusy, .group = "server",
+     .summary = "Synchronously saves the database(s) to disk and shuts down the Redis server.", .since = "1.0.0", .complexity = "O(N) when saving, where N is the total number of keys in all databases when saving data, otherwise O(1)"},
+    {.name = "monitor", .handler = cmd_monitor, .arity = 1, .flags = kAdmin | kNoScript | kLoading | kStale, .group = "server",
+     .summary = "Listens for all requests received by the server in real-time.", .since = "1.0.0", .complexity = ""},
+    {.name = "slowlog", .handler = nullptr, .arity = -2, .group = "server",
+     .summary = "A container for slow log commands.", .since = "2.2.12", .complexity = "Depends on subcommand.",
+     .subcommands = kSlowlogSubcommands},
+    {.name = "command", .handler = cmd_command, .arity = -1, .flags = kLoading | kStale, .acl = kAclConnection, .group = "server",
+     .summary = "Returns detailed information about all commands.", .since = "2.8.13", .complexity = "O(N) where N is the total number of Redis commands",
+     .subcommands = kCommandSubcommands},
 };
 
 }  // namespace

@@ -54,8 +54,9 @@ void cmd_module_help(CommandContext& cx) {
 constexpr uint32_t kClusterAdmin = kAdmin | kStale;
 constexpr uint32_t kModuleAdmin = kAdmin | kNoScript;
 
-#define CLUSTER_ROW(name, arity, flags, summary, since, complexity)                              \
-  {name, cmd_cluster_disabled, arity, flags, 0, 0, 0, 0, "cluster", summary, since, complexity}
+#define CLUSTER_ROW(name_, arity_, flags_, summary_, since_, complexity_)                        \
+  {.name = name_, .handler = cmd_cluster_disabled, .arity = arity_, .flags = flags_,              \
+   .group = "cluster", .summary = summary_, .since = since_, .complexity = complexity_}
 
 CommandSpec kClusterSubcommands[] = {
     CLUSTER_ROW("addslots", -3, kClusterAdmin, "Assigns new hash slots to a node.", "3.0.0", "O(N) where N is the total number of hash slot arguments"),
@@ -90,17 +91,27 @@ CommandSpec kClusterSubcommands[] = {
 #undef CLUSTER_ROW
 
 CommandSpec kModuleSubcommands[] = {
-    {"help", cmd_module_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
-    {"list", cmd_module_list, 2, kModuleAdmin, 0, 0, 0, 0, "server", "Returns all loaded modules.", "4.0.0", "O(N) where N is the number of loaded modules."},
-    {"load", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module.", "4.0.0", "O(1)"},
-    {"loadex", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module using extended parameters.", "7.0.0", "O(1)"},
-    {"unload", cmd_module_not_allowed, 3, kModuleAdmin, 0, 0, 0, 0, "server", "Unloads a module.", "4.0.0", "O(1)"},
+    {.name = "help", .handler = cmd_module_help, .arity = 2, .flags = kLoading | kStale, .group = "server",
+     .summary = "Returns helpful text about the different subcommands.", .since = "5.0.0", .complexity = "O(1)"},
+    {.name = "list", .handler = cmd_module_list, .arity = 2, .flags = kModuleAdmin, .group = "server",
+     .summary = "Returns all loaded modules.", .since = "4.0.0", .complexity = "O(N) where N is the number of loaded modules."},
+    {.name = "load", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin, .group = "server",
+     .summary = "Loads a module.", .since = "4.0.0", .complexity = "O(1)"},
+    {.name = "loadex", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin, .group = "server",
+     .summary = "Loads a module using extended parameters.", .since = "7.0.0", .complexity = "O(1)"},
+    {.name = "unload", .handler = cmd_module_not_allowed, .arity = 3, .flags = kModuleAdmin, .group = "server",
+     .summary = "Unloads a module.", .since = "4.0.0", .complexity = "O(1)"},
 };
 
 CommandSpec kStandaloneCommands[] = {
-    {"role", cmd_role, 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, kAclDangerous | kAclAdmin, "server", "Returns the replication role.", "2.8.12", "O(1)"},
-    {"cluster", nullptr, -2, 0, 0, 0, 0, 0, "cluster", "A container for Redis Cluster commands.", "3.0.0", "Depends on subcommand.", kClusterSubcommands},
-    {"module", nullptr, -2, 0, 0, 0, 0, 0, "server", "A container for module commands.", "4.0.0", "Depends on subcommand.", kModuleSubcommands},
+    {.name = "role", .handler = cmd_role, .arity = 1, .flags = kNoScript | kLoading | kStale | kFast, .acl = kAclDangerous | kAclAdmin, .group = "server",
+     .summary = "Returns the replication role.", .since = "2.8.12", .complexity = "O(1)"},
+    {.name = "cluster", .handler = nullptr, .arity = -2, .group = "cluster",
+     .summary = "A container for Redis Cluster commands.", .since = "3.0.0", .complexity = "Depends on subcommand.",
+     .subcommands = kClusterSubcommands},
+    {.name = "module", .handler = nullptr, .arity = -2, .group = "server",
+     .summary = "A container for module commands.", .since = "4.0.0", .complexity = "Depends on subcommand.",
+     .subcommands = kModuleSubcommands},
 };
 
 }  // namespace

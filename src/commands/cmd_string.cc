@@ -164,6 +164,21 @@ void cmd_get(CommandContext& cx) {
   cx.reply().bulk(o->string_view(scratch));
 }
 
+// COMMAND GETKEYSANDFLAGS for SET (its key spec has variable_flags): with a GET argument the
+// old value is read (RW access update), without it only overwritten (OW update). As Redis,
+// any argument after the value that reads "get" counts.
+int set_getkeys(std::span<const std::string_view> args, std::vector<KeyArg>* keys) {
+  uint16_t flags = kKsOW | kKsUpdate;
+  for (size_t i = 3; i < args.size(); i++) {
+    if (equals_nocase(args[i].substr(0, args[i].find('\0')), "get")) {
+      flags = kKsRW | kKsAccess | kKsUpdate;
+      break;
+    }
+  }
+  keys->push_back({1, flags});
+  return 1;
+}
+
 // SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ts-ms|KEEPTTL] -> OK / null / old value.
 void cmd_set(CommandContext& cx) {
   int flags = 0;
@@ -514,28 +529,73 @@ void cmd_lcs(CommandContext& cx) {
 constexpr uint32_t kRW = kWrite | kDenyOom;
 
 CommandSpec kStringCommands[] = {
-    {"get", cmd_get, 2, kReadOnly | kFast, 1, 1, 1, kAclString, "string", "Returns the string value of a key.", "1.0.0", "O(1)"},
-    {"set", cmd_set, -3, kRW, 1, 1, 1, kAclString, "string", "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist.", "1.0.0", "O(1)"},
-    {"setnx", cmd_setnx, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Set the string value of a key only when the key doesn't exist.", "1.0.0", "O(1)"},
-    {"setex", cmd_setex, 4, kRW, 1, 1, 1, kAclString, "string", "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", "2.0.0", "O(1)"},
-    {"psetex", cmd_psetex, 4, kRW, 1, 1, 1, kAclString, "string", "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", "2.6.0", "O(1)"},
-    {"mget", cmd_mget, -2, kReadOnly | kFast, 1, -1, 1, kAclString, "string", "Atomically returns the string values of one or more keys.", "1.0.0", "O(N) where N is the number of keys to retrieve."},
-    {"mset", cmd_mset, -3, kRW, 1, -1, 2, kAclString, "string", "Atomically creates or modifies the string values of one or more keys.", "1.0.1", "O(N) where N is the number of keys to set."},
-    {"msetnx", cmd_msetnx, -3, kRW, 1, -1, 2, kAclString, "string", "Atomically modifies the string values of one or more keys only when all keys don't exist.", "1.0.1", "O(N) where N is the number of keys to set."},
-    {"getset", cmd_getset, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Returns the previous string value of a key after setting it to a new value.", "1.0.0", "O(1)"},
-    {"getdel", cmd_getdel, 2, kWrite | kFast, 1, 1, 1, kAclString, "string", "Returns the string value of a key after deleting the key.", "6.2.0", "O(1)"},
-    {"getex", cmd_getex, -2, kWrite | kFast, 1, 1, 1, kAclString, "string", "Returns the string value of a key after setting its expiration time.", "6.2.0", "O(1)"},
-    {"append", cmd_append, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Appends a string to the value of a key. Creates the key if it doesn't exist.", "2.0.0", "O(1)"},
-    {"strlen", cmd_strlen, 2, kReadOnly | kFast, 1, 1, 1, kAclString, "string", "Returns the length of a string value.", "2.2.0", "O(1)"},
-    {"incr", cmd_incr, 2, kRW | kFast, 1, 1, 1, kAclString, "string", "Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", "1.0.0", "O(1)"},
-    {"decr", cmd_decr, 2, kRW | kFast, 1, 1, 1, kAclString, "string", "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", "1.0.0", "O(1)"},
-    {"incrby", cmd_incrby, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist.", "1.0.0", "O(1)"},
-    {"decrby", cmd_decrby, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", "1.0.0", "O(1)"},
-    {"incrbyfloat", cmd_incrbyfloat, 3, kRW | kFast, 1, 1, 1, kAclString, "string", "Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist.", "2.6.0", "O(1)"},
-    {"getrange", cmd_getrange, 4, kReadOnly, 1, 1, 1, kAclString, "string", "Returns a substring of the string stored at a key.", "2.4.0", "O(N) where N is the length of the returned string."},
-    {"substr", cmd_getrange, 4, kReadOnly, 1, 1, 1, kAclString, "string", "Returns a substring from a string value.", "1.0.0", "O(N) where N is the length of the returned string."},
-    {"setrange", cmd_setrange, 4, kRW, 1, 1, 1, kAclString, "string", "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", "2.2.0", "O(1), not counting the time taken to copy the new string in place."},
-    {"lcs", cmd_lcs, -3, kReadOnly, 1, 2, 1, kAclString, "string", "Finds the longest common substring.", "7.0.0", "O(N*M) where N and M are the lengths of s1 and s2, respectively"},
+    {.name = "get", .handler = cmd_get, .arity = 2, .flags = kReadOnly | kFast, .acl = kAclString, .group = "string",
+     .summary = "Returns the string value of a key.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "set", .handler = cmd_set, .arity = -3, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate | kKsVariableFlags, 1, fk_range(), "RW and ACCESS due to the optional `GET` argument")},
+     .getkeys = set_getkeys},
+    {.name = "setnx", .handler = cmd_setnx, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Set the string value of a key only when the key doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsOW | kKsInsert)}},
+    {.name = "setex", .handler = cmd_setex, .arity = 4, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", .since = "2.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsOW | kKsUpdate)}},
+    {.name = "psetex", .handler = cmd_psetex, .arity = 4, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", .since = "2.6.0", .complexity = "O(1)",
+     .keys = {ks(kKsOW | kKsUpdate)}},
+    {.name = "mget", .handler = cmd_mget, .arity = -2, .flags = kReadOnly | kFast, .acl = kAclString, .group = "string",
+     .summary = "Atomically returns the string values of one or more keys.", .since = "1.0.0", .complexity = "O(N) where N is the number of keys to retrieve.",
+     .keys = {ks(kKsRO | kKsAccess, 1, fk_range(-1, 1, 0))}},
+    {.name = "mset", .handler = cmd_mset, .arity = -3, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Atomically creates or modifies the string values of one or more keys.", .since = "1.0.1", .complexity = "O(N) where N is the number of keys to set.",
+     .keys = {ks(kKsOW | kKsUpdate, 1, fk_range(-1, 2, 0))}},
+    {.name = "msetnx", .handler = cmd_msetnx, .arity = -3, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Atomically modifies the string values of one or more keys only when all keys don't exist.", .since = "1.0.1", .complexity = "O(N) where N is the number of keys to set.",
+     .keys = {ks(kKsOW | kKsInsert, 1, fk_range(-1, 2, 0))}},
+    {.name = "getset", .handler = cmd_getset, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Returns the previous string value of a key after setting it to a new value.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "getdel", .handler = cmd_getdel, .arity = 2, .flags = kWrite | kFast, .acl = kAclString, .group = "string",
+     .summary = "Returns the string value of a key after deleting the key.", .since = "6.2.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsDelete)}},
+    {.name = "getex", .handler = cmd_getex, .arity = -2, .flags = kWrite | kFast, .acl = kAclString, .group = "string",
+     .summary = "Returns the string value of a key after setting its expiration time.", .since = "6.2.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate, 1, fk_range(), "RW and UPDATE because it changes the TTL")}},
+    {.name = "append", .handler = cmd_append, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Appends a string to the value of a key. Creates the key if it doesn't exist.", .since = "2.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsInsert)}},
+    {.name = "strlen", .handler = cmd_strlen, .arity = 2, .flags = kReadOnly | kFast, .acl = kAclString, .group = "string",
+     .summary = "Returns the length of a string value.", .since = "2.2.0", .complexity = "O(1)",
+     .keys = {ks(kKsRO)}},
+    {.name = "incr", .handler = cmd_incr, .arity = 2, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "decr", .handler = cmd_decr, .arity = 2, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "incrby", .handler = cmd_incrby, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "decrby", .handler = cmd_decrby, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", .since = "1.0.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "incrbyfloat", .handler = cmd_incrbyfloat, .arity = 3, .flags = kRW | kFast, .acl = kAclString, .group = "string",
+     .summary = "Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist.", .since = "2.6.0", .complexity = "O(1)",
+     .keys = {ks(kKsRW | kKsAccess | kKsUpdate)}},
+    {.name = "getrange", .handler = cmd_getrange, .arity = 4, .flags = kReadOnly, .acl = kAclString, .group = "string",
+     .summary = "Returns a substring of the string stored at a key.", .since = "2.4.0", .complexity = "O(N) where N is the length of the returned string.",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "substr", .handler = cmd_getrange, .arity = 4, .flags = kReadOnly, .acl = kAclString, .group = "string",
+     .summary = "Returns a substring from a string value.", .since = "1.0.0", .complexity = "O(N) where N is the length of the returned string.",
+     .keys = {ks(kKsRO | kKsAccess)}},
+    {.name = "setrange", .handler = cmd_setrange, .arity = 4, .flags = kRW, .acl = kAclString, .group = "string",
+     .summary = "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", .since = "2.2.0", .complexity = "O(1), not counting the time taken to copy the new string in place.",
+     .keys = {ks(kKsRW | kKsUpdate)}},
+    {.name = "lcs", .handler = cmd_lcs, .arity = -3, .flags = kReadOnly, .acl = kAclString, .group = "string",
+     .summary = "Finds the longest common substring.", .since = "7.0.0", .complexity = "O(N*M) where N and M are the lengths of s1 and s2, respectively",
+     .keys = {ks(kKsRO | kKsAccess, 1, fk_range(1, 1, 0))}},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "keyspace/db.h"
 #include "keyspace/notify.h"
@@ -76,33 +77,166 @@ struct CommandStats {
   LatencyHistogram* latency = nullptr;  // latency-tracking (commands/latency.h), lazily created
 };
 
+// ---- Key specs (Redis 7: COMMAND INFO element 9, COMMAND GETKEYS / GETKEYSANDFLAGS) ----
+// A key spec says where a command's keys are (begin_search: an argument index, or the argument
+// after a keyword; find_keys: a range from there, or a count argument) and how they are used
+// (the flags below, printed by COMMAND INFO in this order).
+enum KeySpecFlag : uint16_t {
+  kKsRW = 1u << 0,              // RW: read and modify
+  kKsRO = 1u << 1,              // RO: read only
+  kKsOW = 1u << 2,              // OW: overwrite (the old value is not read)
+  kKsRM = 1u << 3,              // RM: remove
+  kKsAccess = 1u << 4,          // access: returns or copies (part of) the value
+  kKsUpdate = 1u << 5,          // update: changes the value
+  kKsInsert = 1u << 6,          // insert: adds to the value
+  kKsDelete = 1u << 7,          // delete: removes from the value
+  kKsNotKey = 1u << 8,          // not_key: a name in a key's place (sharded channels)
+  kKsIncomplete = 1u << 9,      // incomplete: the spec may miss keys
+  kKsVariableFlags = 1u << 10,  // variable_flags: the flags depend on other arguments
+};
+enum class BeginSearch : uint8_t { kNone = 0, kIndex, kKeyword, kUnknown };  // kNone: unused slot
+enum class FindKeys : uint8_t { kNone = 0, kRange, kKeynum, kUnknown };
+
+struct KeySpec {
+  const char* notes = nullptr;    // COMMAND INFO "notes", when Redis has some
+  const char* keyword = nullptr;  // kKeyword: the keyword (case-insensitive)
+  uint16_t flags = 0;             // KeySpecFlag bits
+  BeginSearch begin = BeginSearch::kNone;
+  FindKeys find = FindKeys::kNone;
+  int16_t pos = 0;        // kIndex: the argument; kKeyword: where the search starts (< 0: from the end, backwards)
+  int16_t lastkey = 0;    // kRange: last key relative to the first (< 0: from the end of the arguments)
+  int16_t keystep = 1;    // kRange, kKeynum: distance between keys
+  int16_t limit = 0;      // kRange with lastkey -1: only the first 1/limit of the remaining arguments
+  int16_t keynumidx = 0;  // kKeynum: the count argument, relative to the begin_search position
+  int16_t firstkey = 0;   // kKeynum: the first key, relative to the begin_search position
+};
+
+// Builders for rows: ks(flags) is one key at argument 1; ks(flags, 2) one key at argument 2;
+// ks(flags, 1, fk_range(-1, 2, 0)) keys 1, 3, 5 ... to the end; ks(flags, 2, fk_keynum(0, 1, 1))
+// a count at argument 2 then that many keys; ks(flags, bs_keyword("STORE", 1), ...) keys after
+// a keyword.
+struct KsBegin {
+  BeginSearch type;
+  int16_t pos;
+  const char* keyword;
+};
+struct KsFind {
+  FindKeys type;
+  int16_t lastkey, keystep, limit, keynumidx, firstkey;
+};
+constexpr KsBegin bs_index(int pos) { return {BeginSearch::kIndex, static_cast<int16_t>(pos), nullptr}; }
+constexpr KsBegin bs_keyword(const char* keyword, int startfrom) {
+  return {BeginSearch::kKeyword, static_cast<int16_t>(startfrom), keyword};
+}
+constexpr KsBegin bs_unknown() { return {BeginSearch::kUnknown, 0, nullptr}; }
+constexpr KsFind fk_range(int lastkey = 0, int keystep = 1, int limit = 0) {
+  return {FindKeys::kRange, static_cast<int16_t>(lastkey), static_cast<int16_t>(keystep),
+          static_cast<int16_t>(limit), 0, 0};
+}
+constexpr KsFind fk_keynum(int keynumidx, int firstkey, int keystep) {
+  return {FindKeys::kKeynum, 0, static_cast<int16_t>(keystep), 0, static_cast<int16_t>(keynumidx),
+          static_cast<int16_t>(firstkey)};
+}
+constexpr KsFind fk_unknown() { return {FindKeys::kUnknown, 0, 0, 0, 0, 0}; }
+constexpr KeySpec ks(unsigned flags, KsBegin b, KsFind f = fk_range(), const char* notes = nullptr) {
+  KeySpec s;
+  s.notes = notes;
+  s.keyword = b.keyword;
+  s.flags = static_cast<uint16_t>(flags);
+  s.begin = b.type;
+  s.find = f.type;
+  s.pos = b.pos;
+  s.lastkey = f.lastkey;
+  s.keystep = f.keystep;
+  s.limit = f.limit;
+  s.keynumidx = f.keynumidx;
+  s.firstkey = f.firstkey;
+  return s;
+}
+constexpr KeySpec ks(unsigned flags, int index = 1, KsFind f = fk_range(), const char* notes = nullptr) {
+  return ks(flags, bs_index(index), f, notes);
+}
+// The most key specs a Redis command has (GEORADIUS).
+constexpr size_t kMaxKeySpecs = 3;
+
+// A key found in a command's arguments (COMMAND GETKEYS), with its KeySpecFlag bits.
+struct KeyArg {
+  int pos;
+  uint16_t flags;
+};
+// Redis's getkeys_proc for a command whose key flags depend on its arguments (variable_flags:
+// SET with or without GET, BITFIELD with or without writes): fills `keys`, returns their count.
+using GetKeysProc = int (*)(std::span<const std::string_view> args, std::vector<KeyArg>* keys);
+
+// CommandSpec::members.walk: the skiplist descents an operation on each member makes.
+enum MemberWalk : uint8_t {
+  kWalkNone = 0,   // no descent (ZSCORE) or not a zset command
+  kWalkCurrent,    // to the member's current position (ZREM, ZRANK, ZREVRANK)
+  kWalkZadd,       // ZADD: optional flags, then score/member pairs: current and new position
+  kWalkIncrement,  // ZINCRBY: the argument before the member is an increment
+};
+// Arguments that name members (fields) of the key's set, hash or zset, for the batch prefetch's
+// member stage (commands/batch_prefetch.h): first, first + step, ... up to last (-1 = the last
+// argument). first 0: none. ZADD's positions are those without flags; the prefetch shifts
+// them past the flags it finds.
+struct MemberArgs {
+  int8_t first = 0;
+  int8_t last = 0;
+  int8_t step = 1;
+  MemberWalk walk = kWalkNone;
+};
+// Key positions the batch prefetch hashes (the legacy first/last/step range, from the key
+// specs at start-up): first 0 = none.
+struct KeyRange {
+  int8_t first = 0;
+  int8_t last = 0;
+  int8_t step = 1;
+  uint8_t unused = 0;
+};
+
+// One command table row. Rows are written with designated initializers, naming only what they
+// set (see commands/README.md, "Adding a command"):
+//   {.name = "lmove", .handler = cmd_lmove, .arity = 5, .flags = kWrite | kDenyOom, ...,
+//    .keys = {ks(kKsRW | kKsAccess | kKsDelete), ks(kKsRW | kKsInsert, 2)}},
+// The field order up to `subcommands` is that of the old positional rows, which still compile:
+// a row that gives first_key/last_key/step and no key specs gets one range spec made from them
+// at start-up (RW update for write commands, else RO access).
 struct CommandSpec {
-  const char* name;      // lowercase wire name ("get", or "get" as a subcommand of "config")
-  Handler handler;       // null for a container whose subcommands do the work
-  int arity;             // Redis convention: N exact, -N at least N (counting the name)
-  uint32_t flags;
-  int first_key;         // key positions for COMMAND INFO, GETKEYS and prefetch (0 = none)
-  int last_key;          // -1 = last argument
-  int step;
+  const char* name = nullptr;  // lowercase wire name ("get", or "get" as a subcommand of "config")
+  Handler handler = nullptr;   // null for a container whose subcommands do the work
+  int arity = 0;               // Redis convention: N exact, -N at least N (counting the name)
+  uint32_t flags = 0;          // CommandFlag bits; kMovableKeys is derived from the key specs
+  // The legacy key range of COMMAND INFO (elements 4-6): derived from the key specs at
+  // start-up as Redis does; rows do not set them.
+  int first_key = 0;
+  int last_key = 0;      // -1 = last argument
+  int step = 0;
   uint32_t acl = 0;      // AclCategory bits
   const char* group = "generic";  // COMMAND DOCS group
   const char* summary = "";
   const char* since = "1.0.0";
   const char* complexity = "";
   std::span<struct CommandSpec> subcommands = {};
-  // Filled in by the command table at start-up.
+  // ---- Filled in by the command table at start-up; rows leave them out. Kept before the key
+  // specs so that what every call reads (the prefetch positions, parent, stats, full_name)
+  // sits in the row's first two cache lines with name, handler, arity and flags.
+  // What the batch prefetch reads, in one 8-byte load: the key range (from the key specs)
+  // and a copy of `members`.
+  struct Prefetch {
+    KeyRange keys;
+    MemberArgs members;
+  };
+  alignas(8) Prefetch prefetch = {};
   const CommandSpec* parent = nullptr;
   CommandStats* stats = nullptr;
   // "config|get" for subcommands, else name (errors, commandstats, slowlog).
   const char* full_name = nullptr;
-  // Arguments that name members of the key's collection, for the batch prefetch's member
-  // stage (commands/batch_prefetch.cc sets them): member_first, + member_step, ... up to
-  // member_last (-1 = the last argument). member_first 0: none. member_walk says which
-  // skiplist descents an operation on a zset member makes (MemberWalk in batch_prefetch.h).
-  int8_t member_first = 0;
-  int8_t member_last = 0;
-  int8_t member_step = 1;
-  uint8_t member_walk = 0;
+  uint8_t n_key_specs = 0;  // used entries of `keys`
+  // ---- Row fields again ----
+  // Where the keys are and how they are used (COMMAND INFO, GETKEYS, the batch prefetch).
+  KeySpec keys[kMaxKeySpecs] = {};
+  GetKeysProc getkeys = nullptr;  // for variable_flags specs, as Redis's getkeys_proc
+  MemberArgs members = {};        // member arguments for the batch prefetch
 };
 
 class CommandContext {

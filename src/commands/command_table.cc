@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/assert.h"
-#include "commands/batch_prefetch.h"
+#include "commands/key_specs.h"
 #include "commands/latency.h"
 
 namespace keel {
@@ -69,6 +69,7 @@ void add_stats(std::span<CommandSpec> rows, const CommandSpec* parent) {
   for (size_t i = 0; i < rows.size(); i++) {
     CommandSpec& c = rows[i];
     c.stats = &block[i];
+    init_key_specs(c);
     c.parent = parent;
     if (parent) {
       auto name = std::make_unique<std::string>(std::string(parent->name) + "|" + c.name);
@@ -127,7 +128,6 @@ void init_command_table() {
     }
     g_table.slots[i] = {c, f};
   }
-  init_member_positions();
 }
 
 const CommandSpec* lookup_command(std::string_view name) {

@@ -86,18 +86,21 @@ void Client::run_batch() {
   bool member_cmds = false;  // any command for the member stage below
   for (BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-    if (!opts.prefetch || !b.spec || b.spec->first_key <= 0) continue;
+    if (!opts.prefetch || !b.spec) continue;
+    // One 8-byte load: the key range and the member positions (CommandSpec, derived from the
+    // row's key specs at start-up).
+    const KeyRange kr = b.spec->prefetch.keys;
+    if (kr.first <= 0) continue;
     const int argc = static_cast<int>(b.argc);
-    int last = b.spec->last_key < 0 ? argc + b.spec->last_key : b.spec->last_key;
+    int last = kr.last < 0 ? argc + kr.last : kr.last;
     if (last >= argc) last = argc - 1;
-    const int step = b.spec->step > 0 ? b.spec->step : 1;
-    for (int i = b.spec->first_key; i <= last && keys < static_cast<size_t>(opts.prefetch_batch_max_size) * 8; i += step) {
+    for (int i = kr.first; i <= last && keys < static_cast<size_t>(opts.prefetch_batch_max_size) * 8; i += kr.step) {
       uint64_t h = hash_key(args[size_t(i)]);
       batch_hashes[b.first_arg + size_t(i)] = h;
       session.db->prefetch(h);
       keys++;
     }
-    member_cmds |= b.spec->member_first != 0;
+    member_cmds |= b.spec->prefetch.members.first != 0;
   }
   if (keys >= 2) {
     for (size_t i = 0; i < batch_hashes.size(); i++) {
@@ -111,7 +114,7 @@ void Client::run_batch() {
     MemberPrefetch members(*session.db, static_cast<size_t>(opts.prefetch_batch_max_size) * 8);
     for (int stage = 0; stage < 3; stage++) {
       for (const BatchCmd& b : batch) {
-        if (!b.spec || b.spec->member_first == 0) continue;
+        if (!b.spec || b.spec->prefetch.members.first == 0) continue;
         members.command(*b.spec, std::span<const std::string_view>(&batch_args[b.first_arg], b.argc),
                         &batch_hashes[b.first_arg], stage);
       }

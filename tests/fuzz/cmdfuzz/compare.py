@@ -240,6 +240,24 @@ def lookup_differs(cmd):
     return False
 
 
+def check_command_info_keys(a, b):
+    """COMMAND INFO name: the legacy key positions (elements 4-6) and the key specs (element 9)
+    must match when both servers have the command (flags, ACL categories and tips may differ
+    between versions)."""
+    if a[0] != b[0]:
+        return 'type differs'
+    if a[0] != '*' or not a[1] or not b[1]:
+        return None
+    x, y = a[1][0], b[1][0]
+    if x[1] is None or y[1] is None:
+        return None  # one of them does not have it (SORT, XADD)
+    if x[1][3:6] != y[1][3:6]:
+        return 'legacy key positions differ'
+    if x[1][8] != y[1][8]:
+        return 'key specs differ'
+    return None
+
+
 def allowed(cmd, a, b):
     if lname(cmd) == 'command' and sub(cmd) in ('getkeys', 'getkeysandflags') and \
             version_sensitive(cmd[2:]):
@@ -478,6 +496,8 @@ def _compare(name, cmd, a, b, queued):
             a[0] in '$=' and b[0] in '$=' else 'shape differs'
     if name == 'hello':
         return None if shape(a) == shape(b) else 'HELLO map keys differ'
+    if name == 'command' and sub(cmd) == 'info' and len(cmd) == 3:
+        return check_command_info_keys(a, b)
     if name == 'command' and sub(cmd) in ('info', 'count', 'docs', 'help'):
         return None if a[0] == b[0] else 'type differs'
     if name == 'object':

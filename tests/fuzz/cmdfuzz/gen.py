@@ -436,7 +436,7 @@ class Gen:
             x = g.r.random()
             if x < 0.6:
                 inner = g.plain_command()
-                return ['COMMAND', 'GETKEYS'] + inner
+                return ['COMMAND', 'GETKEYS' if x < 0.3 else 'GETKEYSANDFLAGS'] + inner
             if x < 0.8:
                 return ['COMMAND', 'INFO'] + [ch(['get', 'set', 'zadd', 'lmpop', 'nosuch',
                                                   'eval', 'blmpop', 'sort', 'xadd'])]
