@@ -737,7 +737,21 @@ class Gen:
             a.insert(j, a[j])
         else:
             a[0] = ''.join(c.upper() if self.p(0.5) else c.lower() for c in a[0])
-        return a
+        return no_short_ttl(a)
+
+
+def no_short_ttl(a):
+    """A mutation may put JUNK's '1' where a relative TTL goes: a key that lives 1 ms (or 1 s)
+    expires at different commands on the two servers (a race, not a difference), so such a TTL
+    becomes a long one. 0 and negative TTLs delete at once on both and stay."""
+    name = a[0].lower()
+    if name in ('expire', 'pexpire', 'setex', 'psetex') and len(a) > 2 and a[2] == '1':
+        a[2] = '100000'
+    elif name in ('set', 'getex'):
+        for j in range(2, len(a) - 1):
+            if a[j].lower() in ('ex', 'px') and a[j + 1] == '1':
+                a[j + 1] = '100000'
+    return a
 
 
 # Commands whose effect on the connection the runner models (never mutated, never in scripts).
