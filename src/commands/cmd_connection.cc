@@ -1,17 +1,20 @@
 // Connection commands: PING ECHO QUIT RESET SELECT HELLO AUTH and the CLIENT container. They
 // read and change the Session (db, protocol, name, reply mode, authentication); what needs the
 // process (other clients, CLIENT LIST/KILL text) goes through ServerApi.
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/time.h"
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
@@ -313,6 +316,33 @@ void cmd_client_reply(CommandContext& cx) {
   cx.reply().error(kErrSyntax);
 }
 
+// CLIENT PAUSE timeout [WRITE|ALL]: the mode is checked before the timeout, as Redis does.
+void cmd_client_pause(CommandContext& cx) {
+  PauseType type = PauseType::kAll;
+  if (cx.argc() == 4) {
+    if (cx.is_arg(3, "write")) {
+      type = PauseType::kWrite;
+    } else if (!cx.is_arg(3, "all")) {
+      return cx.reply().error("ERR CLIENT PAUSE mode must be WRITE or ALL");
+    }
+  } else if (cx.argc() != 3) {
+    return cx.reply().error("ERR unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP.");
+  }
+  int64_t ms;
+  if (!parse_int64(cx.arg(2), &ms)) return cx.reply().error("ERR timeout is not an integer or out of range");
+  if (ms < 0) return cx.reply().error("ERR timeout is negative");
+  // Redis 7.4 refuses a timeout the clock would overflow on (7.0 overflowed into no pause).
+  const int64_t now = mstime();
+  if (ms > 0 && ms > INT64_MAX - now) return cx.reply().error("ERR timeout is out of range");
+  pause_start(type, ms > 0 ? now + ms : 0);
+  cx.reply().ok();
+}
+
+void cmd_client_unpause(CommandContext& cx) {
+  pause_end(cx.server());
+  cx.reply().ok();
+}
+
 void cmd_client_help(CommandContext& cx) {
   reply_help(cx, "CLIENT",
              {"GETNAME", "    Return the name of the current connection.", "ID",
@@ -334,6 +364,9 @@ void cmd_client_help(CommandContext& cx) {
               "    Return information about client connections. Options:",
               "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)", "      Return clients of specified type.",
               "    * ID <client-id> [<client-id> ...]", "      Return clients of specified IDs only.",
+              "UNPAUSE", "    Stop the current client pause, resuming traffic.",
+              "PAUSE <timeout> [WRITE|ALL]",
+              "    Suspend all, or just write, clients for <timeout> milliseconds.",
               "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
               "SETNAME <name>", "    Assign the name <name> to the current connection.",
               "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
@@ -360,6 +393,8 @@ CommandSpec kClientSubcommands[] = {
     {"no-touch", cmd_client_no_touch, 3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.", "7.2.0", "O(1)"},
     {"reply", cmd_client_reply, 3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Instructs the server whether to reply to commands.", "3.2.0", "O(1)"},
     {"unblock", cmd_client_unblock, -3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Unblocks a client blocked by a blocking command from a different connection.", "5.0.0", "O(log N) where N is the number of client connections"},
+    {"pause", cmd_client_pause, -3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Stop processing commands from clients for some time", "2.9.50", "O(1)"},
+    {"unpause", cmd_client_unpause, 2, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Resume processing of clients that were paused", "6.2.0", "O(N) Where N is the number of paused clients"},
     {"help", cmd_client_help, 2, kLoading | kStale, 0, 0, 0, kAclConnection, "connection", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
 };
 

@@ -15,6 +15,7 @@
 #include "commands/command_table.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
@@ -285,6 +286,15 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return reject("ERR Can't execute '" + std::string(c->full_name) +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
+  }
+
+  // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as in
+  // Redis's processCommand. The session is held; the server keeps this command and runs it
+  // again (admission included) when the pause ends. Its reply mode stays as it is now.
+  if (KEEL_UNLIKELY(g_pause.type != PauseType::kNone) && outermost && s.client != nullptr &&
+      pause_check_timeout(mstime(), api) && pause_holds(s, *c, args)) {
+    pause_hold(s);
+    return 0;
   }
 
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {

@@ -27,6 +27,9 @@ struct Session {
   // Blocked by a blocking command (commands/blocking.h): the server runs none of the session's
   // further input until the block ends and ServerApi::resume_session is called.
   static constexpr uint32_t kBlocked = 1u << 20;
+  // Held back by CLIENT PAUSE (commands/pause.h), with kBlocked: the held command runs again
+  // when the pause ends.
+  static constexpr uint32_t kPaused = 1u << 21;
 
   uint64_t id = 0;
   int db_index = 0;

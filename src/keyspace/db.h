@@ -84,6 +84,9 @@ struct KeyspaceClock {
   // Today the load runs before the server serves anyone (start-up, DEBUG RELOAD), so no command
   // or INFO can see it set yet; the loader that yields to the event loop will show it.
   bool loading = false;
+  // CLIENT PAUSE in effect (commands/pause.h): a key past its time reads as missing but is not
+  // deleted (lookups, SCAN, RANDOMKEY), and the active cycle does nothing, as in Redis.
+  bool expire_paused = false;
 };
 extern KeyspaceClock g_clock;
 
@@ -188,7 +191,8 @@ class Db {
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
-  // true then, and o is freed; other objects stay valid. o must belong to this Db.
+  // true then, and o is freed (unless expiry is paused: then o stays, still expired); other
+  // objects stay valid. o must belong to this Db.
   bool expire_if_needed(Object* o);
   // SCAN step over the keys: calls f(Object*) for a few buckets and returns the next cursor.
   template <class F>

@@ -35,6 +35,10 @@ void Client::process_input() {
   // A blocked session runs nothing more until Server::resume_session (its input waits here).
   if (session.flags & Session::kBlocked) return;
   running = kNoCommand;
+  if (KEEL_UNLIKELY(!held.empty()) && !run_held()) {
+    if (!out.empty()) server->queue_flush(this);
+    return;
+  }
   for (;;) {
     batch.clear();
     batch_args.clear();
@@ -130,6 +134,12 @@ void Client::run_batch() {
       clock_us = 0;
     }
     if (KEEL_UNLIKELY(session.flags & Session::kBlocked)) {
+      if (session.flags & Session::kPaused) {
+        // Held by CLIENT PAUSE before running: this command and the rest of the batch wait.
+        hold_rest_of_batch(static_cast<size_t>(&b - batch.data()));
+        running = kNoCommand;
+        break;
+      }
       // The rest of the batch stays unexecuted in the query buffer and is parsed again when
       // the block ends: rewind to just past the blocking command and restart the parser.
       qpos = b.end;
@@ -140,6 +150,42 @@ void Client::run_batch() {
     if ((session.flags & Session::kCloseAfterReply) || closing) break;
   }
   last_interaction_ms = g_clock.now_ms;
+}
+
+void Client::hold_rest_of_batch(size_t from) {
+  std::vector<std::vector<std::string>> rest;
+  for (size_t i = from; i < batch.size(); i++) {
+    const BatchCmd& b = batch[i];
+    rest.emplace_back(batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg),
+                      batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg + b.argc));
+  }
+  // A client resumed from `held` and paused again keeps what it had not reached yet.
+  rest.insert(rest.end(), std::make_move_iterator(held.begin()), std::make_move_iterator(held.end()));
+  held.swap(rest);
+}
+
+bool Client::run_held() {
+  std::vector<std::vector<std::string>> cmds;
+  cmds.swap(held);
+  std::vector<std::string_view> args;
+  for (size_t i = 0; i < cmds.size(); i++) {
+    args.assign(cmds[i].begin(), cmds[i].end());
+    const std::span<const std::string_view> sp(args);
+    (void)execute_command(session, sp, nullptr, writer, *server, resolve_command(sp), 0);
+    commands++;
+    if (KEEL_UNLIKELY(blocking_has_ready())) blocking_serve_ready(*server);
+    if (session.flags & Session::kPaused) {
+      // Held again (a new pause): this command and the ones after it wait once more.
+      held.assign(std::make_move_iterator(cmds.begin() + static_cast<std::ptrdiff_t>(i)),
+                  std::make_move_iterator(cmds.end()));
+      return false;
+    }
+    // A blocking command ends its batch, so nothing follows it here; the blocked-client registry
+    // copied its arguments.
+    if (session.flags & (Session::kBlocked | Session::kCloseAfterReply) || closing) return false;
+  }
+  last_interaction_ms = g_clock.now_ms;
+  return true;
 }
 
 void Client::flush() {

@@ -20,6 +20,7 @@
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
@@ -150,7 +151,7 @@ void info_clients(std::string& out, Server& srv) {
   line(out, "maxclients:%lld", ll(o.maxclients));
   line(out, "client_recent_max_input_buffer:%zu", max_in);
   line(out, "client_recent_max_output_buffer:%zu", max_out);
-  line(out, "blocked_clients:%zu", blocking_clients());
+  line(out, "blocked_clients:%zu", blocking_clients() + pause_held_count());
   line(out, "tracking_clients:0");
   line(out, "pubsub_clients:%zu", pubsub);
   line(out, "watching_clients:0");

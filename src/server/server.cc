@@ -25,6 +25,7 @@
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
@@ -228,6 +229,7 @@ void Server::queue_flush(Client* c) {
 
 void Server::client_closed(Client* c) {
   blocking_drop_session(c->session);
+  pause_drop_session(c->session);
   pubsub_drop_session(c->session);
   multi_drop_session(c->session);  // queue + watched keys
   if (c->close_asap) close_asap_.erase(std::remove(close_asap_.begin(), close_asap_.end(), c), close_asap_.end());
@@ -250,7 +252,12 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   }
   // Not while a busy script lets the loop poll (in_busy_poll_): resumed clients would run
   // inside the script's execution unit and move its frozen clock; they run after it.
-  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0)) {
+  // A CLIENT PAUSE whose time is up ends here (and in the block timer), resuming the held clients.
+  if (KEEL_UNLIKELY(g_pause.type != PauseType::kNone) && !s->in_busy_poll_) {
+    (void)pause_check_timeout(mstime(), *s);
+  }
+  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0 ||
+                            g_pause.type != PauseType::kNone)) {
     s->run_resumed_and_arm_block_timer();
   }
   std::vector<Client*> work;
@@ -826,7 +833,11 @@ void Server::run_resumed_and_arm_block_timer() {
       c->process_input();
     }
   }
-  const int64_t at = blocking_next_deadline();
+  int64_t at = blocking_next_deadline();
+  // A pause ends once the clock is past its end: wake up just after it.
+  if (g_pause.type != PauseType::kNone && g_pause.end_ms < INT64_MAX && g_pause.end_ms + 1 < at) {
+    at = g_pause.end_ms + 1;
+  }
   if (at == INT64_MAX) {
     if (block_timer_at_ != 0) uv_timer_stop(&block_timer_);
     block_timer_at_ = 0;
@@ -841,6 +852,7 @@ void Server::run_resumed_and_arm_block_timer() {
     srv->block_timer_at_ = 0;
     if (srv->in_busy_poll_) return;  // re-armed by the next before-sleep
     g_clock.now_ms = mstime();
+    (void)pause_check_timeout(g_clock.now_ms, *srv);
     blocking_expire(g_clock.now_ms, *srv);
   }, delay, 0);
 }
