@@ -17,6 +17,7 @@
 #include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
+#include "commands/tracking.h"
 #include "keyspace/keyspace.h"
 
 namespace keel {
@@ -186,6 +187,7 @@ void cmd_reset(CommandContext& cx) {
                Session::kNoTouch | Session::kMulti);
   s.authenticated = command_options().requirepass.empty();
   pubsub_drop_session(s);  // leaves every channel, pattern and shard channel
+  tracking_drop_session(s);  // CLIENT TRACKING off
   multi_drop_session(s);   // discards a MULTI queue, unwatches every key
   cx.reply().simple("RESET");
 }
@@ -345,7 +347,10 @@ void cmd_client_unpause(CommandContext& cx) {
 
 void cmd_client_help(CommandContext& cx) {
   reply_help(cx, "CLIENT",
-             {"GETNAME", "    Return the name of the current connection.", "ID",
+             {"CACHING (YES|NO)",
+              "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+              "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
+              "GETNAME", "    Return the name of the current connection.", "ID",
               "    Return the ID of the current connection.", "INFO",
               "    Return information about the current client connection.", "KILL <ip:port>",
               "    Kill connection made from <ip:port>.",
@@ -370,6 +375,10 @@ void cmd_client_help(CommandContext& cx) {
               "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
               "SETNAME <name>", "    Assign the name <name> to the current connection.",
               "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
+              "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+              "         [OPTIN] [OPTOUT] [NOLOOP]",
+              "    Control server assisted client side caching.",
+              "TRACKINGINFO", "    Report tracking status for the current connection.",
               "SETINFO <option> <value>",
               "    Set client meta attr. Options are:",
               "    * LIB-NAME: the client lib name.", "    * LIB-VER: the client lib version.",
@@ -395,6 +404,10 @@ CommandSpec kClientSubcommands[] = {
     {"unblock", cmd_client_unblock, -3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Unblocks a client blocked by a blocking command from a different connection.", "5.0.0", "O(log N) where N is the number of client connections"},
     {"pause", cmd_client_pause, -3, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Stop processing commands from clients for some time", "2.9.50", "O(1)"},
     {"unpause", cmd_client_unpause, 2, kClientAdmin, 0, 0, 0, kAclConnection, "connection", "Resume processing of clients that were paused", "6.2.0", "O(N) Where N is the number of paused clients"},
+    {"tracking", cmd_client_tracking, -3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Enable or disable server assisted client side caching support", "6.0.0", "O(1). Some options may introduce additional complexity."},
+    {"caching", cmd_client_caching, 3, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Instruct the server about tracking or not keys in the next request", "6.0.0", "O(1)"},
+    {"getredir", cmd_client_getredir, 2, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Get tracking notifications redirection client ID if any", "6.0.0", "O(1)"},
+    {"trackinginfo", cmd_client_trackinginfo, 2, kClientFlags, 0, 0, 0, kAclConnection, "connection", "Return information about server assisted client side caching for the current connection", "6.2.0", "O(1)"},
     {"help", cmd_client_help, 2, kLoading | kStale, 0, 0, 0, kAclConnection, "connection", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
 };
 

@@ -27,6 +27,7 @@
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/tracking.h"
 #include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
@@ -534,6 +535,7 @@ void cmd_flushdb(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
   const size_t removed = cx.db().flush();
+  tracking_flushed();  // every tracking client drops everything (the table is not per db)
   if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   cx.reply().ok();
@@ -543,6 +545,7 @@ void cmd_flushall(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
   const size_t removed = keyspace().flush_all();
+  tracking_flushed();
   if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   flushall_snapshot();
@@ -902,6 +905,8 @@ bool channels_not_keys(const CommandSpec& c) {
          strcmp(c.full_name, "sunsubscribe") == 0;
 }
 
+}  // namespace
+
 // Fills `keys` with argument indexes; false when the arguments do not fit the command.
 bool command_key_positions(const CommandSpec& c, std::span<const std::string_view> args,
                            std::vector<size_t>* keys) {
@@ -924,6 +929,9 @@ bool command_key_positions(const CommandSpec& c, std::span<const std::string_vie
   for (int i = c.first_key; i <= last; i += step) keys->push_back(size_t(i));
   return true;
 }
+
+namespace {
+
 
 // COMMAND GETKEYS command [arg ...] / COMMAND GETKEYSANDFLAGS command [arg ...]
 void command_getkeys(CommandContext& cx, bool with_flags) {

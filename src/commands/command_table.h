@@ -36,5 +36,9 @@ const CommandSpec* lookup_subcommand(const CommandSpec& parent, std::string_view
 // Every top-level command, in table order (COMMAND, COMMAND LIST, INFO commandstats).
 const std::vector<CommandSpec*>& all_commands();
 void reset_command_stats();
+// The argument indexes of a command's keys (COMMAND GETKEYS; client-side caching): fixed
+// positions, or from a numkeys argument. False when the arguments do not fit the command.
+bool command_key_positions(const CommandSpec& c, std::span<const std::string_view> args,
+                           std::vector<size_t>* keys);
 
 }  // namespace keel

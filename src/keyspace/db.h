@@ -66,6 +66,9 @@ struct KeyspaceHooks {
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.
   void (*expired)(int dbid, std::string_view key) = nullptr;
+  // A key was modified (the same calls as touched()), for client-side caching's invalidation
+  // (commands/tracking.h). Null while no tracking client remembers a key or a BCAST prefix.
+  void (*tracking)(std::string_view key) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 
@@ -230,6 +233,7 @@ class Db {
   void signal(std::string_view key, bool count_dirty = true) {
     if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
     if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
+    if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr)) g_keyspace_hooks.tracking(key);
   }
 
   int id_;
