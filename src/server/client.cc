@@ -1,6 +1,10 @@
 // The per-connection read → parse → prefetch → execute → write path.
 #include "server/client.h"
 
+#include <iterator>
+#include <string>
+#include <vector>
+
 #include "base/log.h"
 #include "base/time.h"
 #include "commands/batch_prefetch.h"
@@ -159,8 +163,7 @@ void Client::hold_rest_of_batch(size_t from) {
     rest.emplace_back(batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg),
                       batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg + b.argc));
   }
-  // A client resumed from `held` and paused again keeps what it had not reached yet.
-  rest.insert(rest.end(), std::make_move_iterator(held.begin()), std::make_move_iterator(held.end()));
+  // `held` is empty here: process_input runs it (and stops while it is not) before parsing.
   held.swap(rest);
 }
 
@@ -180,9 +183,14 @@ bool Client::run_held() {
                   std::make_move_iterator(cmds.end()));
       return false;
     }
-    // A blocking command ends its batch, so nothing follows it here; the blocked-client registry
-    // copied its arguments.
-    if (session.flags & (Session::kBlocked | Session::kCloseAfterReply) || closing) return false;
+    if (session.flags & Session::kBlocked) {
+      // A blocking command ends its batch, so nothing should follow it; whatever does runs when
+      // the block ends (the blocked-client registry copied the command's own arguments).
+      held.assign(std::make_move_iterator(cmds.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                  std::make_move_iterator(cmds.end()));
+      return false;
+    }
+    if ((session.flags & Session::kCloseAfterReply) || closing) return false;
   }
   last_interaction_ms = g_clock.now_ms;
   return true;

@@ -268,6 +268,21 @@ test "A held client that disconnects is forgotten" {
     assert_equal PONG [r ping]
 }
 
+test "A held blocking command blocks when the pause ends, and is served" {
+    r flushall
+    assert_equal OK [r client pause 100000 write]
+    set rd [redis_deferring_client]
+    $rd blpop q 0
+    wait_for_blocked_clients 1
+    assert_equal OK [r client unpause]
+    # Now blocked on the key (still one blocked client), until a push.
+    after 50
+    assert_equal 1 [server_info blocked_clients]
+    r rpush q x
+    assert_equal {q x} [$rd read]
+    $rd close
+}
+
 test "CLIENT PAUSE timeout 0 pauses nothing" {
     assert_equal OK [r client pause 0]
     assert_equal OK [r set x 1]
