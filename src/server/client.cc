@@ -264,6 +264,11 @@ void Client::trim_buffers() {
 }
 
 size_t Client::argv_bytes() const {
+  if ((session.flags & Session::kPaused) && !held.empty()) {  // the held command (CLIENT PAUSE)
+    size_t n = 0;
+    for (const std::string& a : held.front()) n += a.size();
+    return n;
+  }
   if (running == kNoCommand || running >= batch.size()) return 0;
   const BatchCmd& b = batch[running];
   size_t n = 0;

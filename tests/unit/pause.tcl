@@ -39,7 +39,8 @@ test "CLIENT PAUSE WRITE: reads run, writes wait (flag b, blocked_clients) and r
     assert_match "*blocked_clients:0*" [$rd read]
     $rd set foo baz
     wait_for_blocked_clients 1
-    assert_match "*flags=b *cmd=set *" [r client list id $id]
+    # argv-mem: the held command's argument bytes (set foo baz).
+    assert_match "*flags=b *argv-mem=9 *cmd=set *" [r client list id $id]
     assert_equal bar [r get foo]
     assert_equal OK [r client unpause]
     assert_equal OK [$rd read]

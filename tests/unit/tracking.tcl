@@ -206,6 +206,25 @@ test "A script's writes are invalidated after its reply" {
     $c close
 }
 
+test "Every write path invalidates: RENAME both keys, a served blocked BLMOVE's destination" {
+    r flushall
+    set c [tk_client]
+    r set src v
+    $c mget src dst dest2
+    r rename src dst
+    assert_equal {invalidate src} [tk_read $c]
+    assert_equal {invalidate dst} [tk_read $c]
+    set rd [redis_deferring_client]
+    $rd blmove q dest2 left right 0
+    wait_for_blocked_clients 1
+    r rpush q x
+    assert_equal x [$rd read]
+    assert_equal {invalidate dest2} [tk_read $c]
+    tk_nothing_pending $c
+    $rd close
+    $c close
+}
+
 test "Keys are tracked by name whatever the db" {
     r flushall
     set c [tk_client]
