@@ -1,7 +1,8 @@
 # CLIENT PAUSE / CLIENT UNPAUSE: which commands wait in WRITE and ALL mode, held clients resuming
 # in order with their pipelined input, pauses that cannot be weakened or shortened, expiry held
 # while paused. Expected replies were checked against redis-server 7.0.15 (the file also passes
-# with --server /usr/bin/redis-server), except where a test says it expects 7.4 behaviour.
+# with --server /usr/bin/redis-server), except where a test says it expects 7.2+ behaviour (it is
+# skipped there).
 
 tags {pause} {
 
@@ -281,6 +282,21 @@ test "A held blocking command blocks when the pause ends, and is served" {
     assert_equal 1 [server_info blocked_clients]
     r rpush q x
     assert_equal {q x} [$rd read]
+    $rd close
+}
+
+test "CLIENT UNBLOCK does not release a held client (Redis 7.2+; 7.0.15 crashes on it)" {
+    if {![is_keel]} { skip_test "redis-server 7.0 asserts on CLIENT UNBLOCK of a paused client" }
+    r flushall
+    lassign [pz_client] rd id
+    assert_equal OK [r client pause 100000 write]
+    $rd set a 1
+    wait_for_blocked_clients 1
+    assert_equal 0 [r client unblock $id]
+    assert_equal 0 [r client unblock $id error]
+    assert_equal {} [r get a]
+    assert_equal OK [r client unpause]
+    assert_equal OK [$rd read]
     $rd close
 }
 
