@@ -1,19 +1,23 @@
 // Connection commands: PING ECHO QUIT RESET SELECT HELLO AUTH and the CLIENT container. They
 // read and change the Session (db, protocol, name, reply mode, authentication); what needs the
 // process (other clients, CLIENT LIST/KILL text) goes through ServerApi.
+#include <cstdint>
 #include <cstdio>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "base/numbers.h"
+#include "base/time.h"
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
+#include "commands/tracking.h"
 #include "keyspace/keyspace.h"
 
 namespace keel {
@@ -183,6 +187,7 @@ void cmd_reset(CommandContext& cx) {
                Session::kNoTouch | Session::kMulti);
   s.authenticated = command_options().requirepass.empty();
   pubsub_drop_session(s);  // leaves every channel, pattern and shard channel
+  tracking_drop_session(s);  // CLIENT TRACKING off
   multi_drop_session(s);   // discards a MULTI queue, unwatches every key
   cx.reply().simple("RESET");
 }
@@ -313,9 +318,39 @@ void cmd_client_reply(CommandContext& cx) {
   cx.reply().error(kErrSyntax);
 }
 
+// CLIENT PAUSE timeout [WRITE|ALL]: the mode is checked before the timeout, as Redis does.
+void cmd_client_pause(CommandContext& cx) {
+  PauseType type = PauseType::kAll;
+  if (cx.argc() == 4) {
+    if (cx.is_arg(3, "write")) {
+      type = PauseType::kWrite;
+    } else if (!cx.is_arg(3, "all")) {
+      return cx.reply().error("ERR CLIENT PAUSE mode must be WRITE or ALL");
+    }
+  } else if (cx.argc() != 3) {
+    return cx.reply().error("ERR unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP.");
+  }
+  int64_t ms;
+  if (!parse_int64(cx.arg(2), &ms)) return cx.reply().error("ERR timeout is not an integer or out of range");
+  if (ms < 0) return cx.reply().error("ERR timeout is negative");
+  // Redis 7.4 refuses a timeout the clock would overflow on (7.0 overflowed into no pause).
+  const int64_t now = mstime();
+  if (ms > 0 && ms > INT64_MAX - now) return cx.reply().error("ERR timeout is out of range");
+  pause_start(type, ms > 0 ? now + ms : 0);
+  cx.reply().ok();
+}
+
+void cmd_client_unpause(CommandContext& cx) {
+  pause_end(cx.server());
+  cx.reply().ok();
+}
+
 void cmd_client_help(CommandContext& cx) {
   reply_help(cx, "CLIENT",
-             {"GETNAME", "    Return the name of the current connection.", "ID",
+             {"CACHING (YES|NO)",
+              "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+              "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
+              "GETNAME", "    Return the name of the current connection.", "ID",
               "    Return the ID of the current connection.", "INFO",
               "    Return information about the current client connection.", "KILL <ip:port>",
               "    Kill connection made from <ip:port>.",
@@ -334,9 +369,16 @@ void cmd_client_help(CommandContext& cx) {
               "    Return information about client connections. Options:",
               "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)", "      Return clients of specified type.",
               "    * ID <client-id> [<client-id> ...]", "      Return clients of specified IDs only.",
+              "UNPAUSE", "    Stop the current client pause, resuming traffic.",
+              "PAUSE <timeout> [WRITE|ALL]",
+              "    Suspend all, or just write, clients for <timeout> milliseconds.",
               "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
               "SETNAME <name>", "    Assign the name <name> to the current connection.",
               "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
+              "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+              "         [OPTIN] [OPTOUT] [NOLOOP]",
+              "    Control server assisted client side caching.",
+              "TRACKINGINFO", "    Report tracking status for the current connection.",
               "SETINFO <option> <value>",
               "    Set client meta attr. Options are:",
               "    * LIB-NAME: the client lib name.", "    * LIB-VER: the client lib version.",
@@ -371,6 +413,18 @@ CommandSpec kClientSubcommands[] = {
      .summary = "Instructs the server whether to reply to commands.", .since = "3.2.0", .complexity = "O(1)"},
     {.name = "unblock", .handler = cmd_client_unblock, .arity = -3, .flags = kClientAdmin, .acl = kAclConnection, .group = "connection",
      .summary = "Unblocks a client blocked by a blocking command from a different connection.", .since = "5.0.0", .complexity = "O(log N) where N is the number of client connections"},
+    {.name = "pause", .handler = cmd_client_pause, .arity = -3, .flags = kClientAdmin, .acl = kAclConnection, .group = "connection",
+     .summary = "Stop processing commands from clients for some time", .since = "2.9.50", .complexity = "O(1)"},
+    {.name = "unpause", .handler = cmd_client_unpause, .arity = 2, .flags = kClientAdmin, .acl = kAclConnection, .group = "connection",
+     .summary = "Resume processing of clients that were paused", .since = "6.2.0", .complexity = "O(N) Where N is the number of paused clients"},
+    {.name = "tracking", .handler = cmd_client_tracking, .arity = -3, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
+     .summary = "Enable or disable server assisted client side caching support", .since = "6.0.0", .complexity = "O(1). Some options may introduce additional complexity."},
+    {.name = "caching", .handler = cmd_client_caching, .arity = 3, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
+     .summary = "Instruct the server about tracking or not keys in the next request", .since = "6.0.0", .complexity = "O(1)"},
+    {.name = "getredir", .handler = cmd_client_getredir, .arity = 2, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
+     .summary = "Get tracking notifications redirection client ID if any", .since = "6.0.0", .complexity = "O(1)"},
+    {.name = "trackinginfo", .handler = cmd_client_trackinginfo, .arity = 2, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
+     .summary = "Return information about server assisted client side caching for the current connection", .since = "6.2.0", .complexity = "O(1)"},
     {.name = "help", .handler = cmd_client_help, .arity = 2, .flags = kLoading | kStale, .acl = kAclConnection, .group = "connection",
      .summary = "Returns helpful text about the different subcommands.", .since = "5.0.0", .complexity = "O(1)"},
 };

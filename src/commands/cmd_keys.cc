@@ -153,7 +153,10 @@ void cmd_scan(CommandContext& cx) {
     n++;
   }
   cx.reply().end_deferred_array(token, n);
-  for (const std::string& k : stale) (void)db.find_for_write(KeyRef::of(k));
+  // While CLIENT PAUSE holds expiry, stale keys are skipped but stay (as Redis).
+  if (!g_clock.expire_paused) {
+    for (const std::string& k : stale) (void)db.find_for_write(KeyRef::of(k));
+  }
 }
 
 // RANDOMKEY -> a random key, or null when the db is empty. Expired keys met are deleted.

@@ -9,6 +9,7 @@
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
+#include "commands/tracking.h"
 #include "keyspace/keyspace.h"
 #include "base/log.h"
 #include "persistence/persistence.h"
@@ -230,6 +231,7 @@ void debug_reload(CommandContext& cx, std::span<const std::string_view> options)
   if (save && !rdb_save_file(file)) return cx.reply().error("ERR");
   if (flush) {
     keyspace().flush_all();
+    tracking_flushed();  // as Redis's emptyData: tracking clients drop everything
     flush_libraries();
   }
   const RdbLoadResult r = rdb_load_file(file, merge);

@@ -9,6 +9,7 @@
 // SCRIPT KILL / FUNCTION KILL / SHUTDOWN NOSAVE.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/pause.h"
 #include "commands/server_api.h"
 #include "persistence/rdb_bgsave.h"
 #include "scripting/lua_engine.h"
@@ -282,6 +284,44 @@ void cmd_script_help(CommandContext& cx) {
               "    Load a script into the scripts cache without executing it."});
 }
 
+// CLIENT PAUSE WRITE (pause.h): whether EVAL / EVALSHA / FCALL may write, from the script's
+// flags as Redis's getCommandFlags decides: a script without a shebang (or unknown to EVALSHA /
+// FCALL) keeps the command's may_replicate flag; one with flags writes unless it says no-writes.
+// EVAL of an uncached body reads the shebang's flags= list from the body itself.
+bool may_write_impl(const CommandSpec& c, std::span<const std::string_view> args) {
+  if (args.size() < 2) return true;
+  if (!strcmp(c.name, "fcall")) {
+    const LuaEngine::Function* f = function_engine().find_function(args[1]);
+    return !f || !(f->flags & kScriptNoWrites);
+  }
+  const bool by_sha = !strcmp(c.name, "evalsha");
+  const LuaEngine::Script* script = nullptr;
+  if (by_sha) {
+    script = eval_engine().find_script(args[1]);
+  } else {
+    char sha[41];
+    sha1_hex(args[1], sha);
+    script = eval_engine().find_script(std::string_view(sha, 40));
+    if (!script) {
+      std::string_view body = args[1];
+      if (body.substr(0, 2) != "#!") return true;
+      std::string_view line = body.substr(0, body.find('\n'));
+      const size_t at = line.find(" flags=");
+      if (at == std::string_view::npos) return true;
+      std::string_view list = line.substr(at + 7);
+      list = list.substr(0, list.find(' '));
+      while (!list.empty()) {
+        const size_t comma = list.find(',');
+        if (list.substr(0, comma) == "no-writes") return false;
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+      }
+      return true;
+    }
+  }
+  return !script || (script->flags & kScriptEvalCompat) || !(script->flags & kScriptNoWrites);
+}
+
 // ---- FUNCTION / FCALL ----------------------------------------------------------------------------
 
 void fcall_generic(CommandContext& cx, bool ro) {
@@ -529,6 +569,10 @@ CommandSpec kScriptingCommands[] = {
 };
 
 }  // namespace
+
+bool script_command_may_write(const CommandSpec& c, std::span<const std::string_view> args) {
+  return may_write_impl(c, args);
+}
 
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 

@@ -28,6 +28,7 @@
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/key_specs.h"
+#include "commands/tracking.h"
 #include "commands/propagate.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
@@ -535,6 +536,7 @@ void cmd_flushdb(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
   const size_t removed = cx.db().flush();
+  tracking_flushed();  // every tracking client drops everything (the table is not per db)
   if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   cx.reply().ok();
@@ -544,6 +546,7 @@ void cmd_flushall(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
   const size_t removed = keyspace().flush_all();
+  tracking_flushed();
   if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   flushall_snapshot();

@@ -15,9 +15,11 @@
 #include "commands/command_table.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
 #include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
+#include "commands/tracking.h"
 #include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
 #include "persistence/rdb_bgsave.h"
@@ -109,6 +111,8 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
 // the unit published to its own client, after its reply (Redis 7.2+ order).
 [[gnu::noinline]] void end_unit_slow(const CommandSpec& c, ReplyWriter& w) {
   if (g_propagating) propagation_end_unit(touches_arbitrary_keys(&c));
+  // Invalidations for the unit's own client, then its pub/sub messages (Redis 7.2's order).
+  if (!g_tracking_deferred.empty()) tracking_flush_deferred(w.buffer());
   if (!g_pubsub_deferred.empty()) pubsub_flush_deferred(w.buffer());
   g_unit_end_work = g_propagating;
 }
@@ -178,6 +182,8 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   g_current_command = &cx;
   unit.depth++;
   c.handler(cx);
+  // Client-side caching: the keys a tracking client reads (tracking.h).
+  if (KEEL_UNLIKELY(g_tracking_clients != 0) && (c.flags & kReadOnly)) tracking_remember_keys(s, c, args);
   unit.depth--;
   g_current_command = crash_outer;
   const int64_t end = ustime();
@@ -287,12 +293,23 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                   "this context");
   }
 
+  // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as in
+  // Redis's processCommand. The session is held; the server keeps this command and runs it
+  // again (admission included) when the pause ends. Its reply mode stays as it is now.
+  if (KEEL_UNLIKELY(g_pause.type != PauseType::kNone) && outermost && s.client != nullptr &&
+      pause_check_timeout(mstime(), api) && pause_holds(s, *c, args)) {
+    pause_hold(s);
+    return 0;
+  }
+
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {
     multi_queue(s, args, *c, w);  // +QUEUED, or the no_multi rejection
     return finish();
   }
 
-  return call_impl(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u, mark);
+  const int64_t end = call_impl(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u, mark);
+  tracking_command_done(s, *c);
+  return end;
 }
 
 void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,

@@ -322,4 +322,12 @@ size_t multi_memory(const Session& s) {
 
 size_t multi_watched_keys_total() { return g_reg.total; }
 
+bool multi_queue_may_write(const Session& s) {
+  if (!s.multi) return false;
+  for (const QueuedCommand& q : s.multi->cmds) {
+    if (q.spec->flags & (kWrite | kMayReplicate)) return true;
+  }
+  return false;
+}
+
 }  // namespace keel

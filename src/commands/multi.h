@@ -68,6 +68,8 @@ void multi_discard(Session& s);
 // stats, keyspace events and keysizes behave as outside a transaction; EXEC's own call() is the
 // execution unit (one clock, one propagated MULTI/EXEC).
 void multi_exec(Session& s, ReplyWriter& w, ServerApi& api);
+// CLIENT PAUSE WRITE: the queue holds a command flagged write or may_replicate (EXEC waits).
+bool multi_queue_may_write(const Session& s);
 // Number of watched keys in the whole server (tests, INFO).
 size_t multi_watched_keys_total();
 

@@ -40,6 +40,8 @@ class ServerApi {
   virtual int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
                               std::string* error) = 0;
   virtual bool client_exists(uint64_t id) = 0;
+  // The session of a connected client (not one being closed), or null: tracking redirection.
+  virtual Session* find_session(uint64_t /*id*/) { return nullptr; }
 
   // MONITOR: this session starts receiving the command feed.
   virtual void add_monitor(Session& s) = 0;

@@ -9,6 +9,7 @@ namespace keel {
 
 class Db;
 struct MultiState;
+struct TrackingState;
 
 struct Session {
   static constexpr uint32_t kCloseAfterReply = 1u << 0;  // QUIT, protocol error
@@ -27,6 +28,19 @@ struct Session {
   // Blocked by a blocking command (commands/blocking.h): the server runs none of the session's
   // further input until the block ends and ServerApi::resume_session is called.
   static constexpr uint32_t kBlocked = 1u << 20;
+  // Held back by CLIENT PAUSE (commands/pause.h), with kBlocked: the held command runs again
+  // when the pause ends.
+  static constexpr uint32_t kPaused = 1u << 21;
+  // CLIENT TRACKING (commands/tracking.h): on, and its modes. kTrackingCaching: CLIENT CACHING
+  // YES (OPTIN) / NO (OPTOUT) given for the next command. kTrackingBrokenRedir: the redirect
+  // client went away (CLIENT LIST flag R).
+  static constexpr uint32_t kTracking = 1u << 22;
+  static constexpr uint32_t kTrackingBcast = 1u << 23;
+  static constexpr uint32_t kTrackingOptin = 1u << 24;
+  static constexpr uint32_t kTrackingOptout = 1u << 25;
+  static constexpr uint32_t kTrackingNoloop = 1u << 26;
+  static constexpr uint32_t kTrackingCaching = 1u << 27;
+  static constexpr uint32_t kTrackingBrokenRedir = 1u << 28;
 
   uint64_t id = 0;
   int db_index = 0;
@@ -41,6 +55,7 @@ struct Session {
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;
   MultiState* multi = nullptr;  // MULTI queue + watched keys (multi.h), lazily created
+  TrackingState* tracking = nullptr;  // CLIENT TRACKING redirect and prefixes (tracking.h)
   int64_t blocked_us = 0;  // blocked command: time its runs took so far (commandstats, SLOWLOG)
 };
 

@@ -66,6 +66,9 @@ struct KeyspaceHooks {
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.
   void (*expired)(int dbid, std::string_view key) = nullptr;
+  // A key was modified (the same calls as touched()), for client-side caching's invalidation
+  // (commands/tracking.h). Null while no tracking client remembers a key or a BCAST prefix.
+  void (*tracking)(std::string_view key) = nullptr;
 };
 extern KeyspaceHooks g_keyspace_hooks;
 
@@ -84,6 +87,9 @@ struct KeyspaceClock {
   // Today the load runs before the server serves anyone (start-up, DEBUG RELOAD), so no command
   // or INFO can see it set yet; the loader that yields to the event loop will show it.
   bool loading = false;
+  // CLIENT PAUSE in effect (commands/pause.h): a key past its time reads as missing but is not
+  // deleted (lookups, SCAN, RANDOMKEY), and the active cycle does nothing, as in Redis.
+  bool expire_paused = false;
 };
 extern KeyspaceClock g_clock;
 
@@ -188,7 +194,8 @@ class Db {
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
-  // true then, and o is freed; other objects stay valid. o must belong to this Db.
+  // true then, and o is freed (unless expiry is paused: then o stays, still expired); other
+  // objects stay valid. o must belong to this Db.
   bool expire_if_needed(Object* o);
   // SCAN step over the keys: calls f(Object*) for a few buckets and returns the next cursor.
   template <class F>
@@ -226,6 +233,7 @@ class Db {
   void signal(std::string_view key, bool count_dirty = true) {
     if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
     if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
+    if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr)) g_keyspace_hooks.tracking(key);
   }
 
   int id_;

@@ -34,7 +34,7 @@ size_t Keyspace::total_keys() const {
 }
 
 void Keyspace::active_expire_cycle(int64_t deadline_us) {
-  if (!g_clock.active_expire_enabled || dbs_.empty()) return;
+  if (!g_clock.active_expire_enabled || g_clock.expire_paused || dbs_.empty()) return;
   for (size_t i = 0; i < dbs_.size(); i++) {
     Db& db = *dbs_[size_t(expire_db_)];
     expire_db_ = (expire_db_ + 1) % count();

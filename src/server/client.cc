@@ -1,6 +1,10 @@
 // The per-connection read → parse → prefetch → execute → write path.
 #include "server/client.h"
 
+#include <iterator>
+#include <string>
+#include <vector>
+
 #include "base/log.h"
 #include "base/time.h"
 #include "commands/batch_prefetch.h"
@@ -35,6 +39,10 @@ void Client::process_input() {
   // A blocked session runs nothing more until Server::resume_session (its input waits here).
   if (session.flags & Session::kBlocked) return;
   running = kNoCommand;
+  if (KEEL_UNLIKELY(!held.empty()) && !run_held()) {
+    if (!out.empty()) server->queue_flush(this);
+    return;
+  }
   for (;;) {
     batch.clear();
     batch_args.clear();
@@ -133,6 +141,12 @@ void Client::run_batch() {
       clock_us = 0;
     }
     if (KEEL_UNLIKELY(session.flags & Session::kBlocked)) {
+      if (session.flags & Session::kPaused) {
+        // Held by CLIENT PAUSE before running: this command and the rest of the batch wait.
+        hold_rest_of_batch(static_cast<size_t>(&b - batch.data()));
+        running = kNoCommand;
+        break;
+      }
       // The rest of the batch stays unexecuted in the query buffer and is parsed again when
       // the block ends: rewind to just past the blocking command and restart the parser.
       qpos = b.end;
@@ -143,6 +157,46 @@ void Client::run_batch() {
     if ((session.flags & Session::kCloseAfterReply) || closing) break;
   }
   last_interaction_ms = g_clock.now_ms;
+}
+
+void Client::hold_rest_of_batch(size_t from) {
+  std::vector<std::vector<std::string>> rest;
+  for (size_t i = from; i < batch.size(); i++) {
+    const BatchCmd& b = batch[i];
+    rest.emplace_back(batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg),
+                      batch_args.begin() + static_cast<std::ptrdiff_t>(b.first_arg + b.argc));
+  }
+  // `held` is empty here: process_input runs it (and stops while it is not) before parsing.
+  held.swap(rest);
+}
+
+bool Client::run_held() {
+  std::vector<std::vector<std::string>> cmds;
+  cmds.swap(held);
+  std::vector<std::string_view> args;
+  for (size_t i = 0; i < cmds.size(); i++) {
+    args.assign(cmds[i].begin(), cmds[i].end());
+    const std::span<const std::string_view> sp(args);
+    (void)execute_command(session, sp, nullptr, writer, *server, resolve_command(sp), 0);
+    commands++;
+    if (KEEL_UNLIKELY(blocking_has_ready())) blocking_serve_ready(*server);
+    if (session.flags & Session::kPaused) {
+      // Held again (a new pause): this command and the ones after it wait once more.
+      held.assign(std::make_move_iterator(cmds.begin() + static_cast<std::ptrdiff_t>(i)),
+                  std::make_move_iterator(cmds.end()));
+      return false;
+    }
+    if (session.flags & Session::kBlocked) {
+      // A blocking command ends its batch, so nothing should follow it; whatever does runs when
+      // the block ends (the blocked-client registry copied the command's own arguments).
+      held.assign(std::make_move_iterator(cmds.begin() + static_cast<std::ptrdiff_t>(i) + 1),
+                  std::make_move_iterator(cmds.end()));
+      return false;
+    }
+    if ((session.flags & Session::kCloseAfterReply) || closing) return false;
+  }
+  last_interaction_ms = g_clock.now_ms;
+  return true;
 }
 
 void Client::flush() {
@@ -213,6 +267,11 @@ void Client::trim_buffers() {
 }
 
 size_t Client::argv_bytes() const {
+  if ((session.flags & Session::kPaused) && !held.empty()) {  // the held command (CLIENT PAUSE)
+    size_t n = 0;
+    for (const std::string& a : held.front()) n += a.size();
+    return n;
+  }
   if (running == kNoCommand || running >= batch.size()) return 0;
   const BatchCmd& b = batch[running];
   size_t n = 0;

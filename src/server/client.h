@@ -62,6 +62,10 @@ class Client {
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;
   std::vector<uint64_t> batch_hashes;
+  // CLIENT PAUSE held this client back (commands/pause.h): the held command and the rest of its
+  // batch, copied (the parser has moved past them; re-parsing would unescape inline commands a
+  // second time). Run first when the client resumes.
+  std::vector<std::vector<std::string>> held;
   // Index in `batch` of the command being run, or that blocked the client; kNoCommand otherwise
   // (CLIENT LIST argv-mem).
   static constexpr size_t kNoCommand = ~size_t{0};
@@ -89,6 +93,10 @@ class Client {
 
  private:
   void run_batch();
+  // Copies batch[from..] into `held` (the client was just paused on batch[from]).
+  void hold_rest_of_batch(size_t from);
+  // Runs the held commands; false when the client must stop (paused again, blocked, closing).
+  bool run_held();
   static void on_write_done(uv_write_t* req, int status);
 };
 

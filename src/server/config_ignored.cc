@@ -22,7 +22,7 @@ struct Misc {
   bool repl_diskless_sync = true, io_threads_do_reads = false;
   int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
-  int64_t tracking_table_max_keys = 1000000, acllog_max_len = 128, io_threads = 1;
+  int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
   int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
   int64_t auto_aof_rewrite_percentage = 100, auto_aof_rewrite_min_size = 64 << 20;
@@ -182,8 +182,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
-  v->push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(misc().tracking_table_max_keys),
-               Num::kI64, 0, kLongMax, "1000000"));
   v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,
                kLongMax, "128"));
   v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,

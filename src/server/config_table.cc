@@ -16,6 +16,7 @@
 #include "base/numbers.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
+#include "commands/tracking.h"
 #include "keyspace/notify.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
@@ -320,6 +321,9 @@ void add_server_directives(std::vector<Directive>* v) {
                  false));
   v->push_back(b("lazyfree-lazy-user-flush", nullptr, 0,
                  KEEL_REF(command_options().lazyfree_lazy_user_flush), false));
+  // Client-side caching: keys the tracking table may hold (commands/tracking.h); 0 = no limit.
+  v->push_back(n("tracking-table-max-keys", nullptr, 0, KEEL_REF(tracking_options().table_max_keys),
+               Num::kI64, 0, kLongMax, "1000000"));
   v->push_back(n("timeout", nullptr, 0, KEEL_REF(server_options().timeout), Num::kI64, 0, kIntMax,
                "0"));
   v->push_back(n("tcp-keepalive", nullptr, 0, KEEL_REF(server_options().tcp_keepalive), Num::kI64,

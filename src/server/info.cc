@@ -20,6 +20,8 @@
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
 #include "commands/latency.h"
+#include "commands/pause.h"
+#include "commands/tracking.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
@@ -150,8 +152,8 @@ void info_clients(std::string& out, Server& srv) {
   line(out, "maxclients:%lld", ll(o.maxclients));
   line(out, "client_recent_max_input_buffer:%zu", max_in);
   line(out, "client_recent_max_output_buffer:%zu", max_out);
-  line(out, "blocked_clients:%zu", blocking_clients());
-  line(out, "tracking_clients:0");
+  line(out, "blocked_clients:%zu", blocking_clients() + pause_held_count());
+  line(out, "tracking_clients:%zu", g_tracking_clients);
   line(out, "pubsub_clients:%zu", pubsub);
   line(out, "watching_clients:0");
   line(out, "clients_in_timeout_table:%zu", blocking_clients_with_timeout());
@@ -269,6 +271,9 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
   line(out, "latest_fork_usec:%lld", ll(persistence_state().latest_fork_usec));
   line(out, "total_forks:%llu", ull(persistence_state().total_forks));
+  line(out, "tracking_total_keys:%zu", tracking_total_keys());
+  line(out, "tracking_total_items:%zu", tracking_total_items());
+  line(out, "tracking_total_prefixes:%zu", tracking_total_prefixes());
   line(out, "unexpected_error_replies:0");
   line(out, "total_error_replies:%llu", ull(error_stats().total));
   line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));

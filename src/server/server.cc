@@ -25,6 +25,8 @@
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
+#include "commands/pause.h"
+#include "commands/tracking.h"
 #include "commands/pubsub.h"
 #include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
@@ -228,6 +230,8 @@ void Server::queue_flush(Client* c) {
 
 void Server::client_closed(Client* c) {
   blocking_drop_session(c->session);
+  pause_drop_session(c->session);
+  tracking_drop_session(c->session);
   pubsub_drop_session(c->session);
   multi_drop_session(c->session);  // queue + watched keys
   if (c->close_asap) close_asap_.erase(std::remove(close_asap_.begin(), close_asap_.end(), c), close_asap_.end());
@@ -250,8 +254,19 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   }
   // Not while a busy script lets the loop poll (in_busy_poll_): resumed clients would run
   // inside the script's execution unit and move its frozen clock; they run after it.
-  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0)) {
+  // A CLIENT PAUSE whose time is up ends here (and in the block timer), resuming the held clients.
+  if (KEEL_UNLIKELY(g_pause.type != PauseType::kNone) && !s->in_busy_poll_) {
+    (void)pause_check_timeout(mstime(), *s);
+  }
+  if (!s->in_busy_poll_ && (!s->resumed_.empty() || blocking_clients() != 0 || s->block_timer_at_ != 0 ||
+                            g_pause.type != PauseType::kNone)) {
     s->run_resumed_and_arm_block_timer();
+  }
+  // Client-side caching: BCAST invalidations of this iteration, tracking-table-max-keys.
+  // The hook is installed exactly while the table or the prefix table holds something.
+  if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr) && !s->in_busy_poll_ &&
+      tracking_before_sleep_pending()) {
+    tracking_before_sleep();
   }
   std::vector<Client*> work;
   work.swap(s->pending_);
@@ -525,6 +540,9 @@ std::string Server::client_line(const Client* c) const {
   if (s.flags & Session::kPubSub) flags[nf++] = 'P';
   if (s.flags & Session::kMulti) flags[nf++] = 'x';
   if (s.flags & Session::kBlocked) flags[nf++] = 'b';
+  if (s.flags & Session::kTracking) flags[nf++] = 't';
+  if (s.flags & Session::kTrackingBrokenRedir) flags[nf++] = 'R';
+  if (s.flags & Session::kTrackingBcast) flags[nf++] = 'B';
   if (s.flags & Session::kCloseAfterReply) flags[nf++] = 'c';
   if (s.flags & Session::kNoEvict) flags[nf++] = 'e';
   if (s.flags & Session::kNoTouch) flags[nf++] = 'T';
@@ -544,7 +562,7 @@ std::string Server::client_line(const Client* c) const {
   snprintf(buf, sizeof(buf),
            "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
            "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
-           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=-1 resp=%d "
+           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=%lld resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
@@ -554,7 +572,8 @@ std::string Server::client_line(const Client* c) const {
            static_cast<long long>(multi_queued_count(s)), multi_watch_count(s), c->query.size(),
            c->query.capacity() - c->query.size(), c->argv_bytes(), multi_memory(s),
            c->out.capacity(), c->out_peak, obl, oll, omem, c->memory() + multi_memory(s),
-           c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL", s.resp,
+           c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL",
+           static_cast<long long>(tracking_redirect_of(s)), s.resp,
            s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
 }
@@ -740,6 +759,12 @@ std::string Server::shutdown(bool nosave, bool save, bool, bool force, bool abor
 
 // ---- Pub/sub delivery and client-output-buffer-limit ------------------------------------------
 
+Session* Server::find_session(uint64_t id) {
+  auto it = clients_.find(id);
+  if (it == clients_.end() || it->second->closing) return nullptr;
+  return &it->second->session;
+}
+
 Buffer* Server::session_output(Session& s) {
   Client* c = static_cast<Client*>(s.client);
   if (!c || c->closing || c->close_asap) return nullptr;
@@ -826,7 +851,11 @@ void Server::run_resumed_and_arm_block_timer() {
       c->process_input();
     }
   }
-  const int64_t at = blocking_next_deadline();
+  int64_t at = blocking_next_deadline();
+  // A pause ends once the clock is past its end: wake up just after it.
+  if (g_pause.type != PauseType::kNone && g_pause.end_ms < INT64_MAX && g_pause.end_ms + 1 < at) {
+    at = g_pause.end_ms + 1;
+  }
   if (at == INT64_MAX) {
     if (block_timer_at_ != 0) uv_timer_stop(&block_timer_);
     block_timer_at_ = 0;
@@ -841,6 +870,7 @@ void Server::run_resumed_and_arm_block_timer() {
     srv->block_timer_at_ = 0;
     if (srv->in_busy_poll_) return;  // re-armed by the next before-sleep
     g_clock.now_ms = mstime();
+    (void)pause_check_timeout(g_clock.now_ms, *srv);
     blocking_expire(g_clock.now_ms, *srv);
   }, delay, 0);
 }
