@@ -284,12 +284,18 @@ void cmd_script_help(CommandContext& cx) {
 
 // ---- FUNCTION / FCALL ----------------------------------------------------------------------------
 
+// Redis's order: the function (names ignore case), then numkeys with FCALL's own texts.
 void fcall_generic(CommandContext& cx, bool ro) {
   script_command_start(cx);
-  size_t numkeys;
-  if (!numkeys_arg(cx, &numkeys)) return;
   const LuaEngine::Function* f = function_engine().find_function(cx.arg(1));
   if (!f) return cx.reply().error("ERR Function not found");
+  int64_t n;
+  if (!parse_int64(cx.arg(2), &n)) return cx.reply().error("ERR Bad number of keys provided");
+  if (n > static_cast<int64_t>(cx.argc() - 3)) {
+    return cx.reply().error("ERR Number of keys can't be greater than number of args");
+  }
+  if (n < 0) return cx.reply().error("ERR Number of keys can't be negative");
+  const size_t numkeys = static_cast<size_t>(n);
   if (ro && !(f->flags & kScriptNoWrites)) return cx.reply().error(kErrRoWithWriteFlag);
   const std::string name = f->name;  // f may go away if the function table changes meanwhile
   run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name);

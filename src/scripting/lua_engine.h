@@ -137,7 +137,7 @@ class LuaEngine {
   // key: sha (40 lowercase hex)
   std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
   std::unordered_map<std::string, Library> libraries_;
-  std::unordered_map<std::string, Function> functions_;
+  std::unordered_map<std::string, Function> functions_;  // key: the name in lower case
 
   // State of the current run, used by the C functions Lua calls.
   ScriptHost* host_ = nullptr;
