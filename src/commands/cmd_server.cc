@@ -57,11 +57,6 @@ namespace {
 
 // ---- DEBUG ------------------------------------------------------------------------------------
 
-constexpr std::string_view kErrDebugNotAllowed =
-    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
-    "can run it from a local connection, otherwise you need to set this option in the "
-    "configuration file, and then restart the server.";
-
 void debug_unknown(CommandContext& cx) {
   cx.reply().error_fmt(
       "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
@@ -1003,7 +998,7 @@ CommandSpec kSlowlogSubcommands[] = {
 };
 
 CommandSpec kServerCommands[] = {
-    {"debug", cmd_debug, -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "A container for debugging commands.", "1.0.0", "Depends on subcommand."},
+    {"debug", cmd_debug, -2, kAdmin | kNoScript | kLoading | kStale | kProtected, 0, 0, 0, kAclDangerous, "server", "A container for debugging commands.", "1.0.0", "Depends on subcommand."},
     {"info", cmd_info, -1, kLoading | kStale, 0, 0, 0, kAclDangerous, "server", "Returns information and statistics about the server.", "1.0.0", "O(1)"},
     {"dbsize", cmd_dbsize, 1, kReadOnly | kFast, 0, 0, 0, kAclKeyspace, "server", "Returns the number of keys in the database.", "1.0.0", "O(1)"},
     {"flushdb", cmd_flushdb, -1, kWrite, 0, 0, 0, kAclKeyspace | kAclDangerous, "server", "Removes all keys from the current database.", "1.0.0", "O(N) where N is the number of keys in the selected database"},

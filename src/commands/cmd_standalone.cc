@@ -30,13 +30,9 @@ void cmd_cluster_disabled(CommandContext& cx) {
 }
 
 // MODULE LOAD / LOADEX / UNLOAD with Redis's default enable-module-command no (Keel loads no
-// modules, so it never allows them).
-void cmd_module_not_allowed(CommandContext& cx) {
-  cx.reply().error(
-      "ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", "
-      "you can run it from a local connection, otherwise you need to set this option in the "
-      "configuration file, and then restart the server.");
-}
+// modules, so it never allows them). They carry kProtected, so dispatch refuses them before
+// this runs (at admission, as Redis: never queued in MULTI); kept for callers that bypass it.
+void cmd_module_not_allowed(CommandContext& cx) { cx.reply().error(kErrModuleNotAllowed); }
 
 void cmd_module_list(CommandContext& cx) { cx.reply().array(0); }
 
@@ -92,9 +88,9 @@ CommandSpec kClusterSubcommands[] = {
 CommandSpec kModuleSubcommands[] = {
     {"help", cmd_module_help, 2, kLoading | kStale, 0, 0, 0, 0, "server", "Returns helpful text about the different subcommands.", "5.0.0", "O(1)"},
     {"list", cmd_module_list, 2, kModuleAdmin, 0, 0, 0, 0, "server", "Returns all loaded modules.", "4.0.0", "O(N) where N is the number of loaded modules."},
-    {"load", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module.", "4.0.0", "O(1)"},
-    {"loadex", cmd_module_not_allowed, -3, kModuleAdmin, 0, 0, 0, 0, "server", "Loads a module using extended parameters.", "7.0.0", "O(1)"},
-    {"unload", cmd_module_not_allowed, 3, kModuleAdmin, 0, 0, 0, 0, "server", "Unloads a module.", "4.0.0", "O(1)"},
+    {"load", cmd_module_not_allowed, -3, kModuleAdmin | kProtected, 0, 0, 0, 0, "server", "Loads a module.", "4.0.0", "O(1)"},
+    {"loadex", cmd_module_not_allowed, -3, kModuleAdmin | kProtected, 0, 0, 0, 0, "server", "Loads a module using extended parameters.", "7.0.0", "O(1)"},
+    {"unload", cmd_module_not_allowed, 3, kModuleAdmin | kProtected, 0, 0, 0, 0, "server", "Unloads a module.", "4.0.0", "O(1)"},
 };
 
 CommandSpec kStandaloneCommands[] = {

@@ -269,6 +269,14 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
     return reject("ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
   }
+  // Redis's protected commands, refused right after the arity check (before AUTH), so inside
+  // MULTI they are never queued and EXEC answers EXECABORT.
+  if (KEEL_UNLIKELY(c->flags & kProtected)) {
+    const bool debug = !strcmp((c->parent ? c->parent : c)->name, "debug");
+    if (!debug || !api.debug_command_allowed(s)) {
+      return reject(debug ? kErrDebugNotAllowed : kErrModuleNotAllowed);
+    }
+  }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
   // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are refused.
   if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
