@@ -249,12 +249,22 @@ void cmd_script_exists(CommandContext& cx) {
   for (size_t i = 2; i < cx.argc(); i++) cx.reply().integer(eval_engine().find_script(cx.arg(i)) ? 1 : 0);
 }
 
-// SCRIPT FLUSH [ASYNC|SYNC]: both flush at once (the cache is small).
+// FLUSH ASYNC hands the old Lua state to the engine's background thread. Redis counts what it
+// gives its lazyfree thread (the scripts, or the functions) in lazyfreed_objects only when there
+// are more than LAZYFREE_THRESHOLD (64) of them; Keel closes the state in the background either
+// way and counts as Redis does.
+constexpr size_t kLazyfreeThreshold = 64;
+void flush_engine(LuaEngine& engine, bool async, size_t objects) {
+  engine.reset(async, async && objects > kLazyfreeThreshold ? objects : 0);
+}
+
+// SCRIPT FLUSH [ASYNC|SYNC]; without a mode lazyfree-lazy-user-flush decides.
 void cmd_script_flush(CommandContext& cx) {
   if (cx.argc() > 3 || (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async"))) {
     return cx.reply().error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
   }
-  eval_engine().reset();
+  const bool async = cx.argc() == 3 ? cx.is_arg(2, "async") : command_options().lazyfree_lazy_user_flush;
+  flush_engine(eval_engine(), async, eval_engine().script_count());
   cx.reply().ok();
 }
 
@@ -393,7 +403,8 @@ void cmd_function_flush(CommandContext& cx) {
   if (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async")) {
     return cx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
   }
-  function_engine().reset();
+  const bool async = cx.argc() == 3 ? cx.is_arg(2, "async") : command_options().lazyfree_lazy_user_flush;
+  flush_engine(function_engine(), async, function_engine().function_count());
   cx.set_dirty(1);  // even with no library (Redis)
   cx.reply().ok();
 }

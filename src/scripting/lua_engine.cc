@@ -17,11 +17,19 @@ int luaopen_bit(lua_State* L);
 }
 #include <openssl/evp.h>
 
+#include <pthread.h>
+#include <signal.h>
+#include <strings.h>
+
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <strings.h>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "base/log.h"
 #include "base/numbers.h"
@@ -833,6 +841,110 @@ struct LuaEngine::Protected {
   }
 };
 
+// ---- Background closing (FLUSH ASYNC) ------------------------------------------------------------
+// One thread, started on first use, closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
+// ASYNC hand over, so a big state (many scripts, big tables kept in upvalues) is not freed on
+// the reply path (Redis's lazyfree thread). A handed-over state shares nothing with the server:
+// its allocator no longer counts into the engine (plain_alloc), the collector settings and
+// cjson were restored on the main thread, and its finalizers (cjson's) only free memory.
+namespace {
+
+void* plain_alloc(void*, void* ptr, size_t, size_t nsize) {
+  if (nsize == 0) {
+    free(ptr);
+    return nullptr;
+  }
+  return realloc(ptr, nsize);
+}
+
+class LuaCloser {
+ public:
+  ~LuaCloser() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    work_.notify_one();
+    if (thread_.joinable()) thread_.join();  // closes what is still queued first
+  }
+
+  void close_later(lua_State* L, uint64_t objects) {
+    pending_ += objects;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(Job{L, objects});
+      if (!thread_.joinable()) start();
+    }
+    work_.notify_one();
+  }
+
+  void drain() {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  }
+
+  LuaLazyfreeStats stats() const { return LuaLazyfreeStats{pending_.load(), freed_.load()}; }
+  void reset_stats() { freed_ = 0; }
+
+ private:
+  struct Job {
+    lua_State* L;
+    uint64_t objects;
+  };
+
+  // Asynchronous signals stay with the main thread (libuv's handlers, the BGSAVE child's exit);
+  // faults are still reported where they happen.
+  void start() {
+    sigset_t all, old;
+    sigfillset(&all);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigdelset(&all, sig);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    thread_ = std::thread([this] { run(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    pthread_setname_np(thread_.native_handle(), "lua_lazyfree");
+  }
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      const Job job = queue_.front();
+      queue_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      // A full collection first with the collector in its normal mode, as close() does
+      // (CVE-2024-46981).
+      lua_gc(job.L, LUA_GCCOLLECT, 0);
+      lua_close(job.L);
+      pending_ -= job.objects;
+      freed_ += job.objects;
+      lock.lock();
+      busy_ = false;
+      idle_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable work_, idle_;
+  std::deque<Job> queue_;
+  bool busy_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+  std::atomic<uint64_t> pending_{0}, freed_{0};
+};
+
+LuaCloser& closer() {
+  static LuaCloser c;
+  return c;
+}
+
+}  // namespace
+
+LuaLazyfreeStats lua_lazyfree_stats() { return closer().stats(); }
+void lua_lazyfree_reset_stats() { closer().reset_stats(); }
+void lua_lazyfree_drain() { closer().drain(); }
+
 // ---- LuaEngine ---------------------------------------------------------------------------------
 
 LuaEngine::LuaEngine(Kind kind) : kind_(kind) { open(); }
@@ -849,7 +961,13 @@ void LuaEngine::close() {
   L_ = nullptr;
 }
 
-void LuaEngine::reset() {
+void LuaEngine::reset(bool async, uint64_t lazyfree_objects) {
+  if (async && L_) {
+    restore_library_state(L_);  // touches the sandbox's globals: main thread only
+    lua_setallocf(L_, plain_alloc, nullptr);
+    closer().close_later(L_, lazyfree_objects);
+    L_ = nullptr;
+  }
   close();
   scripts_.clear();
   libraries_.clear();

@@ -23,6 +23,7 @@
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
+#include "scripting/lua_engine.h"
 #include "server/config.h"
 #include "server/server.h"
 #include "server/version.h"
@@ -198,8 +199,11 @@ void info_memory(std::string& out, Server&) {
   line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
-  line(out, "lazyfree_pending_objects:0");
-  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects));
+  // Keel frees keys at once (counted as Redis would); Lua states closed by the scripting
+  // engine's background thread (SCRIPT / FUNCTION FLUSH ASYNC) are pending until it is done.
+  const LuaLazyfreeStats lua_lazy = lua_lazyfree_stats();
+  line(out, "lazyfree_pending_objects:%llu", ull(lua_lazy.pending));
+  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects + lua_lazy.freed));
 }
 
 // Redis 7.0's and 7.4's fields, in their order. The current_* fields describe the running

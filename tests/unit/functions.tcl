@@ -340,3 +340,93 @@ redis.register_function('s1', shared) redis.register_function('s2', shared)"
     assert_equal s [r fcall s2 0]
     r function flush
 }
+
+# SCRIPT FLUSH ASYNC / FUNCTION FLUSH ASYNC: Keel closes the old Lua state in a background
+# thread. lazyfreed_objects (INFO memory, where Redis 7.0 shows it) counts what Redis 7.0.15
+# counts: the scripts or the functions handed over, only when there are more than 64 of them.
+proc lazyfreed {} { return [server_info lazyfreed_objects] }
+proc library_with {name n} {
+    set code "#!lua name=$name\n"
+    for {set i 1} {$i <= $n} {incr i} {
+        append code "redis.register_function('${name}_f$i', function(keys, args) return $i end)\n"
+    }
+    return $code
+}
+
+test "SCRIPT FLUSH ASYNC counts more than 64 scripts in lazyfreed_objects" {
+    r script flush
+    r config resetstat
+    assert_equal 0 [lazyfreed]
+    for {set i 0} {$i < 3} {incr i} { r script load "return $i" }
+    assert_equal OK [r script flush async]
+    for {set i 0} {$i < 64} {incr i} { r script load "return $i" }
+    assert_equal OK [r script flush async]
+    assert_equal 0 [lazyfreed]
+    for {set i 0} {$i < 70} {incr i} { r script load "return $i" }
+    assert_equal OK [r script flush async]
+    # A script runs at once on the fresh state while the old one may still be closing.
+    assert_equal 7 [r eval {return 7} 0]
+    assert_equal {0} [r script exists [r eval {return redis.sha1hex('return 5')} 0]]
+    wait_for_condition 100 20 {[lazyfreed] == 70} { fail "lazyfreed_objects is [lazyfreed], not 70" }
+    assert_equal 0 [server_info lazyfree_pending_objects]
+    # SYNC never counts; no mode: lazyfree-lazy-user-flush decides.
+    for {set i 0} {$i < 70} {incr i} { r script load "return $i" }
+    r script flush sync
+    for {set i 0} {$i < 70} {incr i} { r script load "return $i" }
+    r script flush
+    assert_equal 70 [lazyfreed]
+    r config set lazyfree-lazy-user-flush yes
+    for {set i 0} {$i < 65} {incr i} { r script load "return $i" }
+    r script flush
+    wait_for_condition 100 20 {[lazyfreed] == 135} { fail "lazyfreed_objects is [lazyfreed], not 135" }
+    r config set lazyfree-lazy-user-flush no
+    r config resetstat
+    assert_equal 0 [lazyfreed]
+}
+
+test "FUNCTION FLUSH ASYNC counts more than 64 functions in lazyfreed_objects" {
+    r function flush
+    r config resetstat
+    r function load [library_with a 64]
+    assert_equal OK [r function flush async]
+    assert_equal 0 [lazyfreed]
+    # Two libraries, 65 functions together.
+    r function load [library_with a 30]
+    r function load [library_with b 35]
+    assert_equal OK [r function flush async]
+    assert_error {ERR Function not found} {r fcall a_f1 0}
+    assert_equal c [r function load [library_with c 2]]
+    assert_equal 2 [r fcall c_f2 0]
+    wait_for_condition 100 20 {[lazyfreed] == 65} { fail "lazyfreed_objects is [lazyfreed], not 65" }
+    r function load [library_with d 65]
+    r function flush sync
+    assert_equal 65 [lazyfreed]
+    r config set lazyfree-lazy-user-flush yes
+    r function load [library_with d 65]
+    r function flush
+    wait_for_condition 100 20 {[lazyfreed] == 130} { fail "lazyfreed_objects is [lazyfreed], not 130" }
+    r config set lazyfree-lazy-user-flush no
+}
+
+test "FLUSH ASYNC of a big Lua state, then scripts and functions at once (repeatedly)" {
+    # Each round leaves a state holding a big table (an upvalue of the library) to the
+    # background thread, and uses the new state right away. Run this file on the ASan build too.
+    r function flush
+    for {set round 0} {$round < 20} {incr round} {
+        r function load "#!lua name=big
+local t = {}
+redis.register_function('fill', function(keys, args) for i = 1, tonumber(args\[1\]) do t\[#t + 1\] = {i, tostring(i)} end return #t end)
+redis.register_function('get', function(keys, args) return t\[tonumber(args\[1\])\]\[2\] end)"
+        assert_equal 20000 [r fcall fill 0 20000]
+        assert_equal 123 [r fcall get 0 123]
+        r eval {local t = {} for i = 1, 1000 do t[i] = i end return #t} 0
+        r function flush async
+        r script flush async
+        assert_error {ERR Function not found} {r fcall get 0 1}
+        assert_equal 3 [r eval {return 3} 0]
+        r function load "#!lua name=small\nredis.register_function('one', function() return 1 end)"
+        assert_equal 1 [r fcall one 0]
+        r function flush async
+    }
+    assert_equal PONG [r ping]
+}
