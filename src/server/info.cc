@@ -7,9 +7,11 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "base/memory.h"
 #include "base/time.h"
@@ -321,10 +323,13 @@ void info_commandstats(std::string& out, Server&) {
 }
 
 void info_errorstats(std::string& out, Server&) {
+  // In byte order of the codes, as Redis lists them (its table is a radix tree).
   const ErrorStats& es = error_stats();
-  for (int i = 0; i < es.ncodes; i++) {
-    line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
-  }
+  std::vector<const ErrorStats::Code*> codes;
+  for (int i = 0; i < es.ncodes; i++) codes.push_back(&es.codes[i]);
+  std::sort(codes.begin(), codes.end(),
+            [](const ErrorStats::Code* a, const ErrorStats::Code* b) { return strcmp(a->name, b->name) < 0; });
+  for (const ErrorStats::Code* c : codes) line(out, "errorstat_%s:count=%llu", c->name, ull(c->count));
 }
 
 void info_latencystats(std::string& out, Server&) {
