@@ -356,7 +356,7 @@ void cmd_function_list(CommandContext& cx) {
   LuaEngine& engine = function_engine();
   std::vector<const LuaEngine::Library*> libs;
   for (const auto& [name, lib] : engine.libraries()) {
-    if (has_pattern && !glob_match(pattern, name, false)) continue;
+    if (has_pattern && !glob_match(pattern, name, true)) continue;  // ignoring case (Redis)
     libs.push_back(&lib);
   }
   std::sort(libs.begin(), libs.end(), [](auto* a, auto* b) { return a->name < b->name; });
@@ -520,6 +520,28 @@ CommandSpec kScriptingCommands[] = {
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }
+
+bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+  if (args.size() < 2) return false;
+  uint32_t flags;
+  if (c.handler == cmd_fcall || c.handler == cmd_fcall_ro) {
+    const LuaEngine::Function* f = function_engine().find_function(args[1]);
+    if (!f) return false;
+    flags = f->flags;
+  } else if (c.handler == cmd_evalsha || c.handler == cmd_evalsha_ro) {
+    const LuaEngine::Script* script = eval_engine().find_script(args[1]);
+    if (!script) return false;
+    flags = script->flags;
+  } else if (c.handler == cmd_eval || c.handler == cmd_eval_ro) {
+    char sha[41];
+    sha1_hex(args[1], sha);
+    const LuaEngine::Script* script = eval_engine().find_script(std::string_view(sha, 40));
+    flags = script ? script->flags : LuaEngine::shebang_flags(args[1]);
+  } else {
+    return false;
+  }
+  return !(flags & (kScriptEvalCompat | kScriptNoWrites));
+}
 
 ScriptingMemory scripting_memory() {
   ScriptingMemory m;

@@ -12,6 +12,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/blocking.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
@@ -279,8 +280,10 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
   // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are refused.
+  // A function, or a script with a shebang, is a write unless it declares no-writes (Redis).
   if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
-      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")))) {
+      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
+       ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)))) {
     return reject(kErrMisconf);
   }
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {

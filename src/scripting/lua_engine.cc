@@ -1190,34 +1190,32 @@ std::string LuaEngine::compile_error(const char* what) {
   return clean;
 }
 
-const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha& sha,
-                                               std::string* error) {
-  std::string key(sha.data(), sha.size());
-  auto it = scripts_.find(key);
-  if (it != scripts_.end()) return &it->second;
+namespace {
+// An EVAL body's shebang: its flags (kScriptEvalCompat without one), or false with *error set.
+bool script_flags(std::string_view body, uint32_t* out, std::string* error) {
   uint32_t flags = kScriptEvalCompat;
   const Shebang sb = parse_shebang(body);
   if (sb.status == Shebang::kNoNewline) {
     *error = "ERR Invalid script shebang";
-    return nullptr;
+    return false;
   }
   if (sb.status == Shebang::kBadQuotes) {
     *error = "ERR Invalid engine in script shebang";
-    return nullptr;
+    return false;
   }
   if (sb.status == Shebang::kOk) {
     flags = 0;
     if (c_str_view(sb.words[0]) != "#!lua") {
       *error = "ERR Unexpected engine in script shebang: ";
       error->append(c_str_view(sb.words[0]));
-      return nullptr;
+      return false;
     }
     for (size_t w = 1; w < sb.words.size(); w++) {
       std::string_view opt = c_str_view(sb.words[w]);
       if (opt.substr(0, 6) != "flags=") {
         *error = "ERR Unknown lua shebang option: ";
         error->append(opt);
-        return nullptr;
+        return false;
       }
       // Comma-separated; every item must be a flag (so "a,,b" and a trailing comma fail), an
       // empty list is none (Redis's sdssplitlen).
@@ -1229,18 +1227,36 @@ const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha
         if (!flag_by_name(name, &f)) {
           *error = "ERR Unexpected flag in script shebang: ";
           error->append(name.substr(0, name.find('\0')));
-          return nullptr;
+          return false;
         }
         flags |= f;
         if (comma == std::string_view::npos) break;
         list.remove_prefix(comma + 1);
         if (list.empty()) {
           *error = "ERR Unexpected flag in script shebang: ";
-          return nullptr;
+          return false;
         }
       }
     }
   }
+  *out = flags;
+  return true;
+}
+}  // namespace
+
+uint32_t LuaEngine::shebang_flags(std::string_view body) {
+  uint32_t flags;
+  std::string error;
+  return script_flags(body, &flags, &error) ? flags : uint32_t{kScriptEvalCompat};
+}
+
+const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha& sha,
+                                               std::string* error) {
+  std::string key(sha.data(), sha.size());
+  auto it = scripts_.find(key);
+  if (it != scripts_.end()) return &it->second;
+  uint32_t flags;
+  if (!script_flags(body, &flags, error)) return nullptr;
   const std::string code = code_for_lua(body);
   if (compile_chunk(L_, code.data(), code.size(), kScriptChunkName) != 0) {
     *error = compile_error("ERR Error compiling script (new function): ");

@@ -90,6 +90,9 @@ class LuaEngine {
   // Parses the shebang and compiles body under sha (40 lowercase hex). Returns the cached
   // script, or null with *error set to the full error reply text.
   const Script* load_script(std::string_view body, const Sha& sha, std::string* error);
+  // The flags an EVAL body's shebang declares, without compiling it: kScriptEvalCompat without
+  // a shebang or with one that does not parse (that error comes when the script is loaded).
+  static uint32_t shebang_flags(std::string_view body);
   // Case-insensitive lookup of a 40-character sha; null when unknown or malformed.
   const Script* find_script(std::string_view sha) const;
   size_t script_count() const { return scripts_.size(); }

@@ -430,3 +430,16 @@ redis.register_function('get', function(keys, args) return t\[tonumber(args\[1\]
     }
     assert_equal PONG [r ping]
 }
+
+test "FUNCTION LIST LIBRARYNAME matches ignoring case" {
+    # Redis 7.0.15 matches the pattern with stringmatchlen(..., nocase=1).
+    r function flush
+    r function load "#!lua name=MyLib\nredis.register_function('f', function() return 1 end)"
+    assert_equal MyLib [dict get [lindex [r function list libraryname mylib] 0] library_name]
+    assert_equal MyLib [dict get [lindex [r function list libraryname MY*] 0] library_name]
+    assert_equal {} [r function list libraryname other]
+    # LIBRARYNAME takes the next argument as its pattern, even WITHCODE.
+    assert_equal {} [r function list libraryname withcode]
+    assert_error {ERR library name argument was not given} {r function list withcode libraryname}
+    r function flush
+}
