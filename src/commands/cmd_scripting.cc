@@ -202,6 +202,8 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
 
 void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
   script_command_start(cx);
+  // Redis answers a sha that is not 40 characters long before it reads numkeys.
+  if (by_sha && cx.arg(1).size() != 40) return cx.reply().error(kErrNoScript);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   LuaEngine& engine = eval_engine();
