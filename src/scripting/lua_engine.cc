@@ -1223,10 +1223,11 @@ bool script_flags(std::string_view body, uint32_t* out, std::string* error) {
       while (!list.empty()) {
         const size_t comma = list.find(',');
         std::string_view name = list.substr(0, comma);
+        name = name.substr(0, name.find('\0'));  // compared and printed as C strings (Redis)
         uint32_t f = 0;
         if (!flag_by_name(name, &f)) {
           *error = "ERR Unexpected flag in script shebang: ";
-          error->append(name.substr(0, name.find('\0')));
+          error->append(name);
           return false;
         }
         flags |= f;

@@ -443,3 +443,23 @@ test "FUNCTION LIST LIBRARYNAME matches ignoring case" {
     assert_error {ERR library name argument was not given} {r function list withcode libraryname}
     r function flush
 }
+
+test "Shebang words are C strings: NUL bytes and other blanks as in Redis" {
+    # Replies read from redis-server 7.0.15.
+    r function flush
+    set body "\nredis.register_function('nf', function() return 1 end)"
+    # A NUL before the line's end: no line end.
+    assert_error {ERR Invalid library metadata} {r function load "#!lua name=a\x00b$body"}
+    assert_error {ERR Invalid script shebang} {r eval "#!lua flags=no-writes\x00\nreturn 1" 0}
+    # An escaped NUL ends the word where Redis prints or compares it.
+    assert_error {ERR Invalid metadata value given: foo=a} {r function load "#!lua foo=\"a\\x00b\"$body"}
+    assert_error {ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long} {r function load "#!lua name=\"a\\x00b\"$body"}
+    assert_equal 1 [r eval "#!lua flags=\"no-writes\\x00zz\"\nreturn 1" 0]
+    assert_error {ERR Unexpected flag in script shebang: x} {r eval "#!lua flags=\"x\\x00zz\"\nreturn 1" 0}
+    assert_error {ERR Unknown lua shebang option: fl} {r eval "#!lua \"fl\\x00ags=no-writes\"\nreturn 1" 0}
+    # Vertical tab and form feed are skipped between words but do not end one.
+    assert_error {ERR Library name was not given} {r function load "#!lua\x0bname=x$body"}
+    assert_error {ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long} {r function load "#!lua name=x\x0b$body"}
+    assert_equal x [r function load "#!lua name=x \x0c$body"]
+    r function flush
+}
