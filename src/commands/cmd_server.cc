@@ -646,14 +646,14 @@ struct FlagName {
   uint32_t bit;
   const char* name;
 };
+// In Redis's order; may_replicate, sentinel and protected are flags Redis does not show.
 constexpr FlagName kFlagNames[] = {
     {kWrite, "write"},        {kReadOnly, "readonly"},     {kDenyOom, "denyoom"},
     {kAdmin, "admin"},        {kPubSubCmd, "pubsub"},      {kNoScript, "noscript"},
     {kBlocking, "blocking"},  {kLoading, "loading"},       {kStale, "stale"},
     {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
-    {kNoAuth, "no_auth"},     {kMayReplicate, "may_replicate"}, {kNoMulti, "no_multi"},
+    {kNoAuth, "no_auth"},     {kNoMandatoryKeys, "no_mandatory_keys"}, {kNoMulti, "no_multi"},
     {kMovableKeys, "movablekeys"}, {kAllowBusy, "allow_busy"},
-    {kNoMandatoryKeys, "no_mandatory_keys"},
 };
 
 std::vector<const char*> flag_names(const CommandSpec& c) {
