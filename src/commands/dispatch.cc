@@ -283,7 +283,8 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   // A function, or a script with a shebang, is a write unless it declares no-writes (Redis).
   if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
       ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
-       ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)))) {
+       ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
+       (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
     return reject(kErrMisconf);
   }
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {

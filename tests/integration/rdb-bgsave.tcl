@@ -323,6 +323,16 @@ redis.register_function('nw', function() return redis.call('get','k') end)
 redis.register_function{function_name='ro', callback=function() return redis.call('get','k') end, flags={'no-writes'}}
 redis.register_function{function_name='ro_w', callback=function() return redis.call('set','k','v') end, flags={'no-writes'}}"
     r save
+    # Transactions queued before the failure: EXEC is refused when a write (here a SET, or a
+    # function that may write) is queued, and runs when only reads are.
+    set tw [redis_client]
+    set tr [redis_client]
+    $tw multi
+    $tw set a 1
+    $tw fcall w 0
+    $tr multi
+    $tr get k
+    $tr fcall ro 0
     r debug populate 3000
     r config set rdb-key-save-delay 1000
     r bgsave
@@ -331,6 +341,11 @@ redis.register_function{function_name='ro_w', callback=function() return redis.c
     wait_bgsave_done
     r config set rdb-key-save-delay 0
     assert_equal err [server_info rdb_last_bgsave_status]
+    assert_error "EXECABORT Transaction discarded because of: [string range $::misconf_err 0 50]*" {$tw exec}
+    assert_equal {1 1} [$tr exec]
+    assert_equal {} [r get a]
+    $tw close
+    $tr close
     # Without no-writes a function is a write, even one that only reads; before numkeys is read.
     assert_error $::misconf_err {r fcall w 0}
     assert_error $::misconf_err {r fcall nw 0}
