@@ -204,6 +204,8 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
 
 void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
   script_command_start(cx);
+  // Redis answers a sha that is not 40 characters long before it reads numkeys.
+  if (by_sha && cx.arg(1).size() != 40) return cx.reply().error(kErrNoScript);
   size_t numkeys;
   if (!numkeys_arg(cx, &numkeys)) return;
   LuaEngine& engine = eval_engine();
@@ -251,12 +253,22 @@ void cmd_script_exists(CommandContext& cx) {
   for (size_t i = 2; i < cx.argc(); i++) cx.reply().integer(eval_engine().find_script(cx.arg(i)) ? 1 : 0);
 }
 
-// SCRIPT FLUSH [ASYNC|SYNC]: both flush at once (the cache is small).
+// FLUSH ASYNC hands the old Lua state to the engine's background thread. Redis counts what it
+// gives its lazyfree thread (the scripts, or the functions) in lazyfreed_objects only when there
+// are more than LAZYFREE_THRESHOLD (64) of them; Keel closes the state in the background either
+// way and counts as Redis does.
+constexpr size_t kLazyfreeThreshold = 64;
+void flush_engine(LuaEngine& engine, bool async, size_t objects) {
+  engine.reset(async, async && objects > kLazyfreeThreshold ? objects : 0);
+}
+
+// SCRIPT FLUSH [ASYNC|SYNC]; without a mode lazyfree-lazy-user-flush decides.
 void cmd_script_flush(CommandContext& cx) {
   if (cx.argc() > 3 || (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async"))) {
     return cx.reply().error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
   }
-  eval_engine().reset();
+  const bool async = cx.argc() == 3 ? cx.is_arg(2, "async") : command_options().lazyfree_lazy_user_flush;
+  flush_engine(eval_engine(), async, eval_engine().script_count());
   cx.reply().ok();
 }
 
@@ -324,12 +336,18 @@ bool may_write_impl(const CommandSpec& c, std::span<const std::string_view> args
 
 // ---- FUNCTION / FCALL ----------------------------------------------------------------------------
 
+// Redis's order: the function (names ignore case), then numkeys with FCALL's own texts.
 void fcall_generic(CommandContext& cx, bool ro) {
   script_command_start(cx);
-  size_t numkeys;
-  if (!numkeys_arg(cx, &numkeys)) return;
   const LuaEngine::Function* f = function_engine().find_function(cx.arg(1));
   if (!f) return cx.reply().error("ERR Function not found");
+  int64_t n;
+  if (!parse_int64(cx.arg(2), &n)) return cx.reply().error("ERR Bad number of keys provided");
+  if (n > static_cast<int64_t>(cx.argc() - 3)) {
+    return cx.reply().error("ERR Number of keys can't be greater than number of args");
+  }
+  if (n < 0) return cx.reply().error("ERR Number of keys can't be negative");
+  const size_t numkeys = static_cast<size_t>(n);
   if (ro && !(f->flags & kScriptNoWrites)) return cx.reply().error(kErrRoWithWriteFlag);
   const std::string name = f->name;  // f may go away if the function table changes meanwhile
   run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name);
@@ -380,7 +398,7 @@ void cmd_function_list(CommandContext& cx) {
   LuaEngine& engine = function_engine();
   std::vector<const LuaEngine::Library*> libs;
   for (const auto& [name, lib] : engine.libraries()) {
-    if (has_pattern && !glob_match(pattern, name, false)) continue;
+    if (has_pattern && !glob_match(pattern, name, true)) continue;  // ignoring case (Redis)
     libs.push_back(&lib);
   }
   std::sort(libs.begin(), libs.end(), [](auto* a, auto* b) { return a->name < b->name; });
@@ -427,7 +445,8 @@ void cmd_function_flush(CommandContext& cx) {
   if (cx.argc() == 3 && !cx.is_arg(2, "sync") && !cx.is_arg(2, "async")) {
     return cx.reply().error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
   }
-  function_engine().reset();
+  const bool async = cx.argc() == 3 ? cx.is_arg(2, "async") : command_options().lazyfree_lazy_user_flush;
+  flush_engine(function_engine(), async, function_engine().function_count());
   cx.set_dirty(1);  // even with no library (Redis)
   cx.reply().ok();
 }
@@ -577,6 +596,28 @@ bool script_command_may_write(const CommandSpec& c, std::span<const std::string_
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }
+
+bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+  if (args.size() < 2) return false;
+  uint32_t flags;
+  if (c.handler == cmd_fcall || c.handler == cmd_fcall_ro) {
+    const LuaEngine::Function* f = function_engine().find_function(args[1]);
+    if (!f) return false;
+    flags = f->flags;
+  } else if (c.handler == cmd_evalsha || c.handler == cmd_evalsha_ro) {
+    const LuaEngine::Script* script = eval_engine().find_script(args[1]);
+    if (!script) return false;
+    flags = script->flags;
+  } else if (c.handler == cmd_eval || c.handler == cmd_eval_ro) {
+    char sha[41];
+    sha1_hex(args[1], sha);
+    const LuaEngine::Script* script = eval_engine().find_script(std::string_view(sha, 40));
+    flags = script ? script->flags : LuaEngine::shebang_flags(args[1]);
+  } else {
+    return false;
+  }
+  return !(flags & (kScriptEvalCompat | kScriptNoWrites));
+}
 
 ScriptingMemory scripting_memory() {
   ScriptingMemory m;

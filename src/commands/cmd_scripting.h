@@ -2,6 +2,8 @@
 // engines (EVAL's and FUNCTION's) and what they hold.
 #pragma once
 #include <cstddef>
+#include <span>
+#include <string_view>
 
 namespace keel {
 
@@ -15,5 +17,11 @@ struct ScriptingMemory {
   size_t library_count = 0;    // number_of_libraries
 };
 ScriptingMemory scripting_memory();
+
+struct CommandSpec;
+// Redis's evalGetCommandFlags / fcallGetCommandFlags, for admission (dispatch.cc): an EVAL /
+// EVALSHA / FCALL / FCALL_RO whose script has a shebang, or whose function exists, is a write
+// command unless it declares no-writes. False for every other command and for unknown scripts.
+bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args);
 
 }  // namespace keel

@@ -59,11 +59,6 @@ namespace {
 
 // ---- DEBUG ------------------------------------------------------------------------------------
 
-constexpr std::string_view kErrDebugNotAllowed =
-    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
-    "can run it from a local connection, otherwise you need to set this option in the "
-    "configuration file, and then restart the server.";
-
 void debug_unknown(CommandContext& cx) {
   cx.reply().error_fmt(
       "ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.",
@@ -655,14 +650,14 @@ struct FlagName {
   uint32_t bit;
   const char* name;
 };
+// In Redis's order; may_replicate, sentinel and protected are flags Redis does not show.
 constexpr FlagName kFlagNames[] = {
     {kWrite, "write"},        {kReadOnly, "readonly"},     {kDenyOom, "denyoom"},
     {kAdmin, "admin"},        {kPubSubCmd, "pubsub"},      {kNoScript, "noscript"},
     {kBlocking, "blocking"},  {kLoading, "loading"},       {kStale, "stale"},
     {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
-    {kNoAuth, "no_auth"},     {kMayReplicate, "may_replicate"}, {kNoMulti, "no_multi"},
+    {kNoAuth, "no_auth"},     {kNoMandatoryKeys, "no_mandatory_keys"}, {kNoMulti, "no_multi"},
     {kMovableKeys, "movablekeys"}, {kAllowBusy, "allow_busy"},
-    {kNoMandatoryKeys, "no_mandatory_keys"},
 };
 
 std::vector<const char*> flag_names(const CommandSpec& c) {
@@ -935,7 +930,7 @@ CommandSpec kSlowlogSubcommands[] = {
 };
 
 CommandSpec kServerCommands[] = {
-    {.name = "debug", .handler = cmd_debug, .arity = -2, .flags = kAdmin | kNoScript | kLoading | kStale, .acl = kAclDangerous, .group = "server",
+    {.name = "debug", .handler = cmd_debug, .arity = -2, .flags = kAdmin | kNoScript | kLoading | kStale | kProtected, .acl = kAclDangerous, .group = "server",
      .summary = "A container for debugging commands.", .since = "1.0.0", .complexity = "Depends on subcommand."},
     {.name = "info", .handler = cmd_info, .arity = -1, .flags = kLoading | kStale, .acl = kAclDangerous, .group = "server",
      .summary = "Returns information and statistics about the server.", .since = "1.0.0", .complexity = "O(1)"},

@@ -30,13 +30,9 @@ void cmd_cluster_disabled(CommandContext& cx) {
 }
 
 // MODULE LOAD / LOADEX / UNLOAD with Redis's default enable-module-command no (Keel loads no
-// modules, so it never allows them).
-void cmd_module_not_allowed(CommandContext& cx) {
-  cx.reply().error(
-      "ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", "
-      "you can run it from a local connection, otherwise you need to set this option in the "
-      "configuration file, and then restart the server.");
-}
+// modules, so it never allows them). They carry kProtected, so dispatch refuses them before
+// this runs (at admission, as Redis: never queued in MULTI); kept for callers that bypass it.
+void cmd_module_not_allowed(CommandContext& cx) { cx.reply().error(kErrModuleNotAllowed); }
 
 void cmd_module_list(CommandContext& cx) { cx.reply().array(0); }
 
@@ -95,11 +91,11 @@ CommandSpec kModuleSubcommands[] = {
      .summary = "Returns helpful text about the different subcommands.", .since = "5.0.0", .complexity = "O(1)"},
     {.name = "list", .handler = cmd_module_list, .arity = 2, .flags = kModuleAdmin, .group = "server",
      .summary = "Returns all loaded modules.", .since = "4.0.0", .complexity = "O(N) where N is the number of loaded modules."},
-    {.name = "load", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin, .group = "server",
+    {.name = "load", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin | kProtected, .group = "server",
      .summary = "Loads a module.", .since = "4.0.0", .complexity = "O(1)"},
-    {.name = "loadex", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin, .group = "server",
+    {.name = "loadex", .handler = cmd_module_not_allowed, .arity = -3, .flags = kModuleAdmin | kProtected, .group = "server",
      .summary = "Loads a module using extended parameters.", .since = "7.0.0", .complexity = "O(1)"},
-    {.name = "unload", .handler = cmd_module_not_allowed, .arity = 3, .flags = kModuleAdmin, .group = "server",
+    {.name = "unload", .handler = cmd_module_not_allowed, .arity = 3, .flags = kModuleAdmin | kProtected, .group = "server",
      .summary = "Unloads a module.", .since = "4.0.0", .complexity = "O(1)"},
 };
 

@@ -43,6 +43,8 @@ enum CommandFlag : uint32_t {
   kAllowBusy = 1u << 16,      // allow_busy
   kNoMandatoryKeys = 1u << 17,// no_mandatory_keys
   kSentinel = 1u << 18,       // sentinel
+  kProtected = 1u << 19,      // (not shown) DEBUG, MODULE LOAD/LOADEX/UNLOAD: refused at admission
+                              // unless enable-debug-command allows it (MODULE: always refused)
   kOkLoading = kLoading,
 };
 

@@ -12,6 +12,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "commands/blocking.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/latency.h"
 #include "commands/multi.h"
@@ -275,10 +276,21 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
     return reject("ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
   }
+  // Redis's protected commands, refused right after the arity check (before AUTH), so inside
+  // MULTI they are never queued and EXEC answers EXECABORT.
+  if (KEEL_UNLIKELY(c->flags & kProtected)) {
+    const bool debug = !strcmp((c->parent ? c->parent : c)->name, "debug");
+    if (!debug || !api.debug_command_allowed(s)) {
+      return reject(debug ? kErrDebugNotAllowed : kErrModuleNotAllowed);
+    }
+  }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
   // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are refused.
+  // A function, or a script with a shebang, is a write unless it declares no-writes (Redis).
   if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
-      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")))) {
+      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
+       ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
+       (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
     return reject(kErrMisconf);
   }
   if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "commands/cmd_scripting.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
 #include "keyspace/keyspace.h"
@@ -40,6 +41,9 @@ struct MultiState {
   std::vector<std::pair<size_t, size_t>> args;
   std::string arena;
   std::vector<WatchedKey> watched;
+  // A queued command is a write (a function or shebang script that may write counts): after a
+  // failed BGSAVE, MISCONF refuses EXEC itself (Redis's mstate.cmd_flags).
+  bool queued_write = false;
 };
 
 namespace {
@@ -161,6 +165,9 @@ void multi_queue(Session& s, std::span<const std::string_view> args, const Comma
   // A doomed transaction (error or dirty) will not run: keep nothing, still answer QUEUED.
   if (!(s.flags & (Session::kMultiError | Session::kDirtyCas))) {
     MultiState& m = state(s);
+    if ((c.flags & kWrite) || ((c.flags & kNoMandatoryKeys) && script_admission_writes(c, args))) {
+      m.queued_write = true;
+    }
     m.cmds.push_back({&c, static_cast<uint32_t>(m.args.size()), static_cast<uint32_t>(args.size())});
     for (std::string_view a : args) {
       m.args.emplace_back(m.arena.size(), a.size());
@@ -241,6 +248,7 @@ void multi_discard(Session& s) {
   m.cmds.clear();
   m.args.clear();
   m.arena.clear();
+  m.queued_write = false;
   if (m.arena.capacity() > kKeepArenaBytes || m.cmds.capacity() > kKeepCommands) {
     std::string().swap(m.arena);
     std::vector<QueuedCommand>().swap(m.cmds);
@@ -266,6 +274,7 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
     cmds.swap(s.multi->cmds);
     offs.swap(s.multi->args);
     arena.swap(s.multi->arena);
+    s.multi->queued_write = false;
   }
   s.flags &= ~(Session::kMulti | Session::kMultiError | Session::kDirtyCas);
   w.array(cmds.size());
@@ -301,6 +310,10 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
     s.multi->args.swap(offs);
     s.multi->arena.swap(arena);
   }
+}
+
+bool multi_queued_write(const Session& s) {
+  return (s.flags & Session::kMulti) && s.multi && s.multi->queued_write;
 }
 
 int64_t multi_queued_count(const Session& s) {

@@ -31,6 +31,15 @@ inline constexpr std::string_view kErrOom =
     "OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kErrExecAbort =
     "EXECABORT Transaction discarded because of previous errors.";
+// Redis's protected commands (commands/dispatch.cc refuses them at admission).
+inline constexpr std::string_view kErrDebugNotAllowed =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
+    "can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
+inline constexpr std::string_view kErrModuleNotAllowed =
+    "ERR MODULE command not allowed. If the enable-module-command option is set to \"local\", "
+    "you can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
 inline constexpr std::string_view kErrPositive = "ERR value is out of range, must be positive";
 // Sent to a non-loopback connection in protected mode, then the connection is closed. Current
 // Redis's text ("4) Set up an ..."); Debian's 7.0.15 still says "4) Setup a an ...".

@@ -18,9 +18,10 @@ ErrorStats& error_stats() {
 
 void ErrorStats::record(std::string_view text) {
   total++;
-  size_t sp = text.find(' ');
-  std::string_view code = text.substr(0, sp == std::string_view::npos ? text.size() : sp);
-  if (code.size() >= sizeof(Code::name)) code = code.substr(0, sizeof(Code::name) - 1);
+  // Redis looks for the space in the first 32 bytes of "-CODE message": a code is at most 30
+  // bytes, and an error without one (no space there, e.g. a script's {err='plain'}) is "ERR".
+  const size_t sp = text.substr(0, 31).find(' ');
+  const std::string_view code = sp == std::string_view::npos ? std::string_view("ERR") : text.substr(0, sp);
   for (int i = 0; i < ncodes; i++) {
     if (code == codes[i].name) {
       codes[i].count++;

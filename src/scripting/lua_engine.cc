@@ -17,10 +17,19 @@ int luaopen_bit(lua_State* L);
 }
 #include <openssl/evp.h>
 
+#include <pthread.h>
+#include <signal.h>
+#include <strings.h>
+
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "base/log.h"
 #include "base/numbers.h"
@@ -371,38 +380,120 @@ void sanitize_into(std::string& out, std::string_view s) {
 
 // ---- shebang -----------------------------------------------------------------------------------
 
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+bool ascii_iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+// Function names are case-insensitive (FCALL myfunc finds MyFunc): the table is keyed by this.
+std::string function_key(std::string_view name) {
+  std::string k(name);
+  for (char& c : k) c = ascii_lower(c);
+  return k;
+}
+
+// The first line of a script or library, split into words as Redis splits it (sdssplitargs):
+// blanks separate words; "double quotes" take \n \r \t \b \a \xHH and \<char> escapes,
+// 'single quotes' only \'; a closing quote must end its word. The line ends at the first '\n';
+// a NUL before it means there is none (Redis looks for it with strchr). Words stop at a NUL.
 struct Shebang {
-  bool present = false;
-  std::string_view engine;               // text after "#!" up to the first space
-  std::vector<std::string_view> options;  // the other space-separated words
+  enum Status { kAbsent, kNoNewline, kBadQuotes, kOk };
+  Status status = kAbsent;
+  std::vector<std::string> words;  // words[0] is "#!<engine>"
 };
+
+bool is_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }  // C locale isspace
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool split_words(std::string_view line, std::vector<std::string>* out) {
+  size_t i = 0;
+  const size_t n = line.size();
+  auto at = [&](size_t k) { return k < n ? line[k] : '\0'; };
+  while (true) {
+    while (i < n && is_c_space(line[i])) i++;
+    if (i >= n) return true;
+    std::string word;
+    bool dq = false, sq = false;
+    while (true) {
+      const char c = at(i);
+      if (dq) {
+        if (c == '\\' && at(i + 1) == 'x' && hex_value(at(i + 2)) >= 0 && hex_value(at(i + 3)) >= 0) {
+          word += static_cast<char>(hex_value(at(i + 2)) * 16 + hex_value(at(i + 3)));
+          i += 3;
+        } else if (c == '\\' && at(i + 1) != '\0') {
+          i++;
+          switch (line[i]) {
+            case 'n': word += '\n'; break;
+            case 'r': word += '\r'; break;
+            case 't': word += '\t'; break;
+            case 'b': word += '\b'; break;
+            case 'a': word += '\a'; break;
+            default: word += line[i]; break;
+          }
+        } else if (c == '"') {
+          if (at(i + 1) != '\0' && !is_c_space(at(i + 1))) return false;
+          i++;
+          break;
+        } else if (c == '\0') {
+          return false;  // unterminated quotes
+        } else {
+          word += c;
+        }
+      } else if (sq) {
+        if (c == '\\' && at(i + 1) == '\'') {
+          i++;
+          word += '\'';
+        } else if (c == '\'') {
+          if (at(i + 1) != '\0' && !is_c_space(at(i + 1))) return false;
+          i++;
+          break;
+        } else if (c == '\0') {
+          return false;
+        } else {
+          word += c;
+        }
+      } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\0') {
+        break;
+      } else if (c == '"') {
+        dq = true;
+      } else if (c == '\'') {
+        sq = true;
+      } else {
+        word += c;
+      }
+      i++;
+    }
+    out->push_back(std::move(word));
+  }
+}
+
 Shebang parse_shebang(std::string_view body) {
   Shebang sb;
   if (body.substr(0, 2) != "#!") return sb;
-  sb.present = true;
-  std::string_view line = body.substr(0, body.find('\n'));
-  size_t i = 0;
-  bool first = true;
-  while (i < line.size()) {
-    while (i < line.size() && line[i] == ' ') i++;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ') j++;
-    if (j > i) {
-      if (first) {
-        sb.engine = line.substr(i, j - i);
-        first = false;
-      } else {
-        sb.options.push_back(line.substr(i, j - i));
-      }
-    }
-    i = j;
+  const size_t end = body.find_first_of(std::string_view("\n\0", 2));
+  if (end == std::string_view::npos || body[end] != '\n') {
+    sb.status = Shebang::kNoNewline;
+    return sb;
   }
+  sb.status = split_words(body.substr(0, end), &sb.words) ? Shebang::kOk : Shebang::kBadQuotes;
   return sb;
 }
 
-bool flag_by_name(std::string_view name, uint32_t* flag) {
+// A word as Redis prints it with %s: up to its first NUL.
+std::string_view c_str_view(const std::string& s) { return std::string_view(s.c_str()); }
+
+// EVAL shebangs compare flag names exactly, redis.register_function ignoring case (as Redis).
+bool flag_by_name(std::string_view name, uint32_t* flag, bool nocase = false) {
   for (const ScriptFlagName& f : kScriptFlagNames) {
-    if (name == f.name) {
+    if (nocase ? ascii_iequals(name, f.name) : name == f.name) {
       *flag = f.flag;
       return true;
     }
@@ -413,7 +504,9 @@ bool flag_by_name(std::string_view name, uint32_t* flag) {
 bool valid_name(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
   }
   return true;
 }
@@ -626,78 +719,80 @@ struct LuaEngine::Protected {
 
   // redis.register_function(name, callback) or redis.register_function{function_name=...,
   // callback=..., flags={...}, description=...}: only while FUNCTION LOAD runs the library.
+  // Redis's checks in Redis's order: a named table is checked entry by entry as lua_next gives
+  // them (the first bad entry is the error), keys and flag names ignoring case; names and
+  // descriptions may be numbers (Lua converts them). Strings are compared as C strings, as
+  // Redis does (strcasecmp), so they stop at a NUL.
   static int register_function(lua_State* L) {
     LuaEngine* e = engine_of(L);
     if (!e->loading_) return raise_error(L, "ERR redis.register_function can only be called on FUNCTION LOAD command");
     const int argc = lua_gettop(L);
-    int name_idx = 0, cb_idx = 0, flags_idx = 0, desc_idx = 0;
+    if (argc < 1 || argc > 2) return raise_error(L, "ERR wrong number of arguments to redis.register_function");
+    // Slots for what was given (nil: not given), so repeated keys ("callback", "CALLBACK") do
+    // not grow the stack.
+    const int name_slot = argc + 1, desc_slot = argc + 2, cb_slot = argc + 3;
+    lua_settop(L, argc + 3);
+    uint32_t flags = 0;
     if (argc == 1) {
       if (!lua_istable(L, 1)) {
         return raise_error(L, "ERR calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).");
       }
       lua_pushnil(L);
       while (lua_next(L, 1)) {
-        const char* k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : nullptr;
-        const int vidx = lua_gettop(L);
-        if (k && strcmp(k, "function_name") == 0) {
-          name_idx = vidx;
-        } else if (k && strcmp(k, "callback") == 0) {
-          cb_idx = vidx;
-        } else if (k && strcmp(k, "flags") == 0) {
-          flags_idx = vidx;
-        } else if (k && strcmp(k, "description") == 0) {
-          desc_idx = vidx;
+        if (!lua_isstring(L, -2)) {
+          return raise_error(L, "ERR named argument key given to redis.register_function is not a string");
+        }
+        // A number key is a string to Redis too, and never one of the names below.
+        const char* k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+        int slot = 0;
+        if (strcasecmp(k, "function_name") == 0) {
+          if (!lua_isstring(L, -1)) return raise_error(L, "ERR function_name argument given to redis.register_function must be a string");
+          slot = name_slot;
+        } else if (strcasecmp(k, "description") == 0) {
+          if (!lua_isstring(L, -1)) return raise_error(L, "ERR description argument given to redis.register_function must be a string");
+          slot = desc_slot;
+        } else if (strcasecmp(k, "callback") == 0) {
+          if (!lua_isfunction(L, -1)) return raise_error(L, "ERR callback argument given to redis.register_function must be a function");
+          slot = cb_slot;
+        } else if (strcasecmp(k, "flags") == 0) {
+          if (!lua_istable(L, -1)) return raise_error(L, "ERR flags argument to redis.register_function must be a table representing function flags");
+          if (!read_flags(L, lua_gettop(L), &flags)) return raise_error(L, "ERR unknown flag given");
         } else {
           return raise_error(L, "ERR unknown argument given to redis.register_function");
         }
-        lua_pushvalue(L, -2);  // keep the value on the stack (its index is recorded), next key
-      }
-      if (!name_idx) return raise_error(L, "ERR redis.register_function must get a function name argument");
-      if (!cb_idx) return raise_error(L, "ERR redis.register_function must get a callback argument");
-    } else if (argc == 2) {
-      name_idx = 1;
-      cb_idx = 2;
-    } else {
-      return raise_error(L, "ERR wrong number of arguments to redis.register_function");
-    }
-    if (lua_type(L, name_idx) != LUA_TSTRING) {
-      return raise_error(L, "ERR function_name argument given to redis.register_function must be a string");
-    }
-    if (!lua_isfunction(L, cb_idx)) {
-      return raise_error(L, argc == 2 ? "ERR second argument to redis.register_function must be a function"
-                                      : "ERR callback argument given to redis.register_function must be a function");
-    }
-    if (desc_idx && lua_type(L, desc_idx) != LUA_TSTRING) {
-      return raise_error(L, "ERR description argument given to redis.register_function must be a string");
-    }
-    uint32_t flags = 0;
-    if (flags_idx) {
-      if (!lua_istable(L, flags_idx)) return raise_error(L, "ERR flags argument to redis.register_function must be a table representing function flags");
-      for (int j = 1;; j++) {
-        lua_rawgeti(L, flags_idx, j);
-        if (lua_isnil(L, -1)) {
+        if (slot) {
+          lua_replace(L, slot);  // pops the value
+        } else {
           lua_pop(L, 1);
-          break;
         }
-        uint32_t f = 0;
-        if (lua_type(L, -1) != LUA_TSTRING || !flag_by_name(lua_tostring(L, -1), &f)) {
-          return raise_error(L, "ERR unknown flag given");
-        }
-        flags |= f;
-        lua_pop(L, 1);
       }
+      if (lua_isnil(L, name_slot)) return raise_error(L, "ERR redis.register_function must get a function name argument");
+      if (lua_isnil(L, cb_slot)) return raise_error(L, "ERR redis.register_function must get a callback argument");
+    } else {
+      if (!lua_isstring(L, 1)) return raise_error(L, "ERR first argument to redis.register_function must be a string");
+      if (!lua_isfunction(L, 2)) return raise_error(L, "ERR second argument to redis.register_function must be a function");
+      lua_pushvalue(L, 1);
+      lua_replace(L, name_slot);
+      lua_pushvalue(L, 2);
+      lua_replace(L, cb_slot);
     }
     size_t name_len;
-    const char* name = lua_tolstring(L, name_idx, &name_len);
+    const char* name = lua_tolstring(L, name_slot, &name_len);
+    // Redis's text says "Library names" here too.
     if (!valid_name(std::string_view(name, name_len))) {
-      return raise_error(L, "ERR Function names can only contain letters, numbers, or underscores(_) and must be at least one character long");
+      return raise_error(L, "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long");
     }
+    // Redis 7.0-8.0 compare names within a library case-sensitively but across libraries
+    // case-insensitively, so 'f' and 'F' in one library are both accepted and FUNCTION DELETE
+    // of it then fails an assertion. Keel compares case-insensitively here too (as Valkey's fix).
     for (const Function& f : *e->loading_) {
-      if (f.name == std::string_view(name, name_len)) return raise_error(L, "ERR Function already exists in the library");
+      if (ascii_iequals(f.name, std::string_view(name, name_len))) {
+        return raise_error(L, "ERR Function already exists in the library");
+      }
     }
     size_t desc_len = 0;
-    const char* desc = desc_idx ? lua_tolstring(L, desc_idx, &desc_len) : nullptr;
-    lua_pushvalue(L, cb_idx);
+    const char* desc = lua_isnil(L, desc_slot) ? nullptr : lua_tolstring(L, desc_slot, &desc_len);
+    lua_pushvalue(L, cb_slot);
     const int ref = luaL_ref(L, LUA_REGISTRYINDEX);
     {
       Function fn;
@@ -711,11 +806,30 @@ struct LuaEngine::Protected {
     return 0;
   }
 
+  // The flags list at index t: t[1], t[2], ... up to the first nil, each a flag name (any case).
+  static bool read_flags(lua_State* L, int t, uint32_t* flags) {
+    uint32_t out = 0;
+    for (int j = 1;; j++) {
+      lua_rawgeti(L, t, j);
+      if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        break;
+      }
+      uint32_t f = 0;
+      const bool ok = lua_type(L, -1) == LUA_TSTRING && flag_by_name(lua_tostring(L, -1), &f, true);
+      lua_pop(L, 1);
+      if (!ok) return false;
+      out |= f;
+    }
+    *flags = out;
+    return true;
+  }
+
   static void hook(lua_State* L, lua_Debug*) {
     LuaEngine* e = engine_of(L);
     const char* err = nullptr;
     if (e->loading_) {
-      if (monotonic_us() > e->load_deadline_us_) err = "FUNCTION LOAD timeout";
+      if (monotonic_us() > e->load_deadline_us_) err = "ERR FUNCTION LOAD timeout";
     } else if (e->host_) {
       err = e->host_->poll();
     }
@@ -726,6 +840,110 @@ struct LuaEngine::Protected {
     raise_error(L, err);
   }
 };
+
+// ---- Background closing (FLUSH ASYNC) ------------------------------------------------------------
+// One thread, started on first use, closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
+// ASYNC hand over, so a big state (many scripts, big tables kept in upvalues) is not freed on
+// the reply path (Redis's lazyfree thread). A handed-over state shares nothing with the server:
+// its allocator no longer counts into the engine (plain_alloc), the collector settings and
+// cjson were restored on the main thread, and its finalizers (cjson's) only free memory.
+namespace {
+
+void* plain_alloc(void*, void* ptr, size_t, size_t nsize) {
+  if (nsize == 0) {
+    free(ptr);
+    return nullptr;
+  }
+  return realloc(ptr, nsize);
+}
+
+class LuaCloser {
+ public:
+  ~LuaCloser() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    work_.notify_one();
+    if (thread_.joinable()) thread_.join();  // closes what is still queued first
+  }
+
+  void close_later(lua_State* L, uint64_t objects) {
+    pending_ += objects;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(Job{L, objects});
+      if (!thread_.joinable()) start();
+    }
+    work_.notify_one();
+  }
+
+  void drain() {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  }
+
+  LuaLazyfreeStats stats() const { return LuaLazyfreeStats{pending_.load(), freed_.load()}; }
+  void reset_stats() { freed_ = 0; }
+
+ private:
+  struct Job {
+    lua_State* L;
+    uint64_t objects;
+  };
+
+  // Asynchronous signals stay with the main thread (libuv's handlers, the BGSAVE child's exit);
+  // faults are still reported where they happen.
+  void start() {
+    sigset_t all, old;
+    sigfillset(&all);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigdelset(&all, sig);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    thread_ = std::thread([this] { run(); });
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    pthread_setname_np(thread_.native_handle(), "lua_lazyfree");
+  }
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, nothing left
+      const Job job = queue_.front();
+      queue_.pop_front();
+      busy_ = true;
+      lock.unlock();
+      // A full collection first with the collector in its normal mode, as close() does
+      // (CVE-2024-46981).
+      lua_gc(job.L, LUA_GCCOLLECT, 0);
+      lua_close(job.L);
+      pending_ -= job.objects;
+      freed_ += job.objects;
+      lock.lock();
+      busy_ = false;
+      idle_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable work_, idle_;
+  std::deque<Job> queue_;
+  bool busy_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+  std::atomic<uint64_t> pending_{0}, freed_{0};
+};
+
+LuaCloser& closer() {
+  static LuaCloser c;
+  return c;
+}
+
+}  // namespace
+
+LuaLazyfreeStats lua_lazyfree_stats() { return closer().stats(); }
+void lua_lazyfree_reset_stats() { closer().reset_stats(); }
+void lua_lazyfree_drain() { closer().drain(); }
 
 // ---- LuaEngine ---------------------------------------------------------------------------------
 
@@ -743,7 +961,13 @@ void LuaEngine::close() {
   L_ = nullptr;
 }
 
-void LuaEngine::reset() {
+void LuaEngine::reset(bool async, uint64_t lazyfree_objects) {
+  if (async && L_) {
+    restore_library_state(L_);  // touches the sandbox's globals: main thread only
+    lua_setallocf(L_, plain_alloc, nullptr);
+    closer().close_later(L_, lazyfree_objects);
+    L_ = nullptr;
+  }
   close();
   scripts_.clear();
   libraries_.clear();
@@ -966,44 +1190,74 @@ std::string LuaEngine::compile_error(const char* what) {
   return clean;
 }
 
+namespace {
+// An EVAL body's shebang: its flags (kScriptEvalCompat without one), or false with *error set.
+bool script_flags(std::string_view body, uint32_t* out, std::string* error) {
+  uint32_t flags = kScriptEvalCompat;
+  const Shebang sb = parse_shebang(body);
+  if (sb.status == Shebang::kNoNewline) {
+    *error = "ERR Invalid script shebang";
+    return false;
+  }
+  if (sb.status == Shebang::kBadQuotes) {
+    *error = "ERR Invalid engine in script shebang";
+    return false;
+  }
+  if (sb.status == Shebang::kOk) {
+    flags = 0;
+    if (c_str_view(sb.words[0]) != "#!lua") {
+      *error = "ERR Unexpected engine in script shebang: ";
+      error->append(c_str_view(sb.words[0]));
+      return false;
+    }
+    for (size_t w = 1; w < sb.words.size(); w++) {
+      std::string_view opt = c_str_view(sb.words[w]);
+      if (opt.substr(0, 6) != "flags=") {
+        *error = "ERR Unknown lua shebang option: ";
+        error->append(opt);
+        return false;
+      }
+      // Comma-separated; every item must be a flag (so "a,,b" and a trailing comma fail), an
+      // empty list is none (Redis's sdssplitlen).
+      std::string_view list = std::string_view(sb.words[w]).substr(6);
+      while (!list.empty()) {
+        const size_t comma = list.find(',');
+        std::string_view name = list.substr(0, comma);
+        name = name.substr(0, name.find('\0'));  // compared and printed as C strings (Redis)
+        uint32_t f = 0;
+        if (!flag_by_name(name, &f)) {
+          *error = "ERR Unexpected flag in script shebang: ";
+          error->append(name);
+          return false;
+        }
+        flags |= f;
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+        if (list.empty()) {
+          *error = "ERR Unexpected flag in script shebang: ";
+          return false;
+        }
+      }
+    }
+  }
+  *out = flags;
+  return true;
+}
+}  // namespace
+
+uint32_t LuaEngine::shebang_flags(std::string_view body) {
+  uint32_t flags;
+  std::string error;
+  return script_flags(body, &flags, &error) ? flags : uint32_t{kScriptEvalCompat};
+}
+
 const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha& sha,
                                                std::string* error) {
   std::string key(sha.data(), sha.size());
   auto it = scripts_.find(key);
   if (it != scripts_.end()) return &it->second;
-  uint32_t flags = kScriptEvalCompat;
-  const Shebang sb = parse_shebang(body);
-  if (sb.present) {
-    flags = 0;
-    if (sb.engine != "#!lua") {
-      *error = "ERR Unexpected engine in script shebang: ";
-      error->append(sb.engine);
-      return nullptr;
-    }
-    for (std::string_view opt : sb.options) {
-      if (opt.substr(0, 6) != "flags=") {
-        *error = "ERR Unknown lua shebang option: ";
-        error->append(opt);
-        return nullptr;
-      }
-      std::string_view list = opt.substr(6);
-      while (!list.empty()) {
-        const size_t comma = list.find(',');
-        std::string_view name = list.substr(0, comma);
-        uint32_t f = 0;
-        if (!name.empty()) {
-          if (!flag_by_name(name, &f)) {
-            *error = "ERR Unexpected flag in script shebang: ";
-            error->append(name);
-            return nullptr;
-          }
-        }
-        flags |= f;
-        if (comma == std::string_view::npos) break;
-        list.remove_prefix(comma + 1);
-      }
-    }
-  }
+  uint32_t flags;
+  if (!script_flags(body, &flags, error)) return nullptr;
   const std::string code = code_for_lua(body);
   if (compile_chunk(L_, code.data(), code.size(), kScriptChunkName) != 0) {
     *error = compile_error("ERR Error compiling script (new function): ");
@@ -1019,7 +1273,7 @@ const LuaEngine::Script* LuaEngine::load_script(std::string_view body, const Sha
 // ---- FUNCTION libraries ----------------------------------------------------------------------------
 
 const LuaEngine::Function* LuaEngine::find_function(std::string_view name) const {
-  auto it = functions_.find(std::string(name));
+  auto it = functions_.find(function_key(name));
   return it == functions_.end() ? nullptr : &it->second;
 }
 
@@ -1027,7 +1281,7 @@ bool LuaEngine::delete_library(std::string_view name) {
   auto it = libraries_.find(std::string(name));
   if (it == libraries_.end()) return false;
   for (const std::string& f : it->second.functions) {
-    auto fit = functions_.find(f);
+    auto fit = functions_.find(function_key(f));
     if (fit != functions_.end()) {
       luaL_unref(L_, LUA_REGISTRYINDEX, fit->second.ref);
       functions_.erase(fit);
@@ -1039,25 +1293,30 @@ bool LuaEngine::delete_library(std::string_view name) {
 
 bool LuaEngine::load_library(std::string_view code, bool replace, std::string* name,
                              std::string* error) {
+  // Redis's order: the metadata, the name's characters, the engine, an existing library.
   const Shebang sb = parse_shebang(code);
-  if (!sb.present) {
+  if (sb.status == Shebang::kAbsent) {
     *error = "ERR Missing library metadata";
     return false;
   }
-  std::string_view engine = sb.engine.substr(2);
-  if (engine.size() != 3 || strncasecmp(engine.data(), "lua", 3) != 0) {
-    *error = "ERR Engine '" + std::string(engine) + "' not found";
+  if (sb.status != Shebang::kOk) {
+    *error = "ERR Invalid library metadata";
     return false;
   }
   std::string_view lib;
   bool has_name = false;
-  for (std::string_view opt : sb.options) {
-    if (opt.substr(0, 5) == "name=") {
-      lib = opt.substr(5);
+  for (size_t w = 1; w < sb.words.size(); w++) {
+    const std::string& opt = sb.words[w];
+    if (opt.size() >= 5 && ascii_iequals(std::string_view(opt).substr(0, 5), "name=")) {
+      if (has_name) {
+        *error = "ERR Invalid metadata value, name argument was given multiple times";
+        return false;
+      }
+      lib = std::string_view(opt).substr(5);
       has_name = true;
     } else {
       *error = "ERR Invalid metadata value given: ";
-      error->append(opt);
+      error->append(c_str_view(opt));
       return false;
     }
   }
@@ -1067,6 +1326,11 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
   }
   if (!valid_name(lib)) {
     *error = "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
+    return false;
+  }
+  std::string_view engine = std::string_view(sb.words[0]).substr(2);
+  if (!ascii_iequals(engine, "lua")) {
+    *error = "ERR Engine '" + std::string(engine) + "' not found";
     return false;
   }
   const std::string lib_name(lib);
@@ -1128,7 +1392,7 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
     return false;
   }
   for (const Function& f : pending) {
-    auto it = functions_.find(f.name);
+    auto it = functions_.find(function_key(f.name));
     if (it != functions_.end() && !(replace && it->second.library == lib_name)) {
       drop_pending();
       *error = "ERR Function " + f.name + " already exists";
@@ -1142,7 +1406,7 @@ bool LuaEngine::load_library(std::string_view code, bool replace, std::string* n
   for (Function& f : pending) {
     f.library = lib_name;
     l.functions.push_back(f.name);
-    functions_.emplace(f.name, std::move(f));
+    functions_.emplace(function_key(f.name), std::move(f));
   }
   *name = lib_name;
   return true;

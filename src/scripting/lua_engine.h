@@ -58,6 +58,16 @@ class ScriptHost {
   virtual const char* poll() = 0;
 };
 
+// Lua states closed by the background thread (LuaEngine::reset with async): INFO's
+// lazyfree_pending_objects and (with the keyspace's count) lazyfreed_objects.
+struct LuaLazyfreeStats {
+  uint64_t pending = 0;
+  uint64_t freed = 0;
+};
+LuaLazyfreeStats lua_lazyfree_stats();
+void lua_lazyfree_reset_stats();  // CONFIG RESETSTAT: freed back to 0
+void lua_lazyfree_drain();        // waits until every state handed over is closed
+
 // SHA1 of data as 40 lowercase hex digits plus a terminating NUL.
 void sha1_hex(std::string_view data, char out[41]);
 
@@ -80,12 +90,18 @@ class LuaEngine {
   // Parses the shebang and compiles body under sha (40 lowercase hex). Returns the cached
   // script, or null with *error set to the full error reply text.
   const Script* load_script(std::string_view body, const Sha& sha, std::string* error);
+  // The flags an EVAL body's shebang declares, without compiling it: kScriptEvalCompat without
+  // a shebang or with one that does not parse (that error comes when the script is loaded).
+  static uint32_t shebang_flags(std::string_view body);
   // Case-insensitive lookup of a 40-character sha; null when unknown or malformed.
   const Script* find_script(std::string_view sha) const;
   size_t script_count() const { return scripts_.size(); }
   size_t scripts_memory() const;
-  // SCRIPT FLUSH: drops every script and starts a fresh Lua state.
-  void reset();
+  // SCRIPT FLUSH / FUNCTION FLUSH: drops every script or library and starts a fresh Lua state.
+  // With async (FLUSH ASYNC) the old state is collected and closed by a background thread, and
+  // `lazyfree_objects` (what Redis would count: the scripts or functions, when over its
+  // threshold) go to lua_lazyfree_stats(): pending until the thread is done, then freed.
+  void reset(bool async = false, uint64_t lazyfree_objects = 0);
 
   // ---- FUNCTION libraries ------------------------------------------------------------------
   struct Function {
@@ -137,7 +153,7 @@ class LuaEngine {
   // key: sha (40 lowercase hex)
   std::unordered_map<std::string, Script, ShaHash, std::equal_to<>> scripts_;
   std::unordered_map<std::string, Library> libraries_;
-  std::unordered_map<std::string, Function> functions_;
+  std::unordered_map<std::string, Function> functions_;  // key: the name in lower case
 
   // State of the current run, used by the C functions Lua calls.
   ScriptHost* host_ = nullptr;

@@ -7,9 +7,11 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "base/memory.h"
 #include "base/time.h"
@@ -25,6 +27,7 @@
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
+#include "scripting/lua_engine.h"
 #include "server/config.h"
 #include "server/server.h"
 #include "server/version.h"
@@ -200,8 +203,11 @@ void info_memory(std::string& out, Server&) {
   line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
-  line(out, "lazyfree_pending_objects:0");
-  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects));
+  // Keel frees keys at once (counted as Redis would); Lua states closed by the scripting
+  // engine's background thread (SCRIPT / FUNCTION FLUSH ASYNC) are pending until it is done.
+  const LuaLazyfreeStats lua_lazy = lua_lazyfree_stats();
+  line(out, "lazyfree_pending_objects:%llu", ull(lua_lazy.pending));
+  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects + lua_lazy.freed));
 }
 
 // Redis 7.0's and 7.4's fields, in their order. The current_* fields describe the running
@@ -322,10 +328,13 @@ void info_commandstats(std::string& out, Server&) {
 }
 
 void info_errorstats(std::string& out, Server&) {
+  // In byte order of the codes, as Redis lists them (its table is a radix tree).
   const ErrorStats& es = error_stats();
-  for (int i = 0; i < es.ncodes; i++) {
-    line(out, "errorstat_%s:count=%llu", es.codes[i].name, ull(es.codes[i].count));
-  }
+  std::vector<const ErrorStats::Code*> codes;
+  for (int i = 0; i < es.ncodes; i++) codes.push_back(&es.codes[i]);
+  std::sort(codes.begin(), codes.end(),
+            [](const ErrorStats::Code* a, const ErrorStats::Code* b) { return strcmp(a->name, b->name) < 0; });
+  for (const ErrorStats::Code* c : codes) line(out, "errorstat_%s:count=%llu", c->name, ull(c->count));
 }
 
 void info_latencystats(std::string& out, Server&) {

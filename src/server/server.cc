@@ -35,6 +35,7 @@
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
 #include "protocol/errors.h"
+#include "scripting/lua_engine.h"
 #include "server/config.h"
 
 namespace keel {
@@ -512,6 +513,7 @@ void Server::config_resetstat() {
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
   dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
+  lua_lazyfree_reset_stats();          // and the Lua states' share of lazyfreed_objects
 }
 
 namespace {

@@ -309,6 +309,67 @@ test "A child killed with SIGKILL: status err, the previous dump intact, MISCONF
     r config set save ""
 }
 
+# Redis's evalGetCommandFlags / fcallGetCommandFlags: a function, or a script with a shebang, is
+# admitted as a write command unless it declares no-writes, so MISCONF refuses it before it runs
+# (no "script: ..." suffix) and, inside MULTI, before it is queued. Read from redis-server 7.0.15.
+test "MISCONF refuses functions and shebang scripts that may write at admission" {
+    r flushall
+    r function flush
+    r config set save "3600 1"
+    r set k 1
+    r function load "#!lua name=m
+redis.register_function('w', function() return redis.call('set','k','v') end)
+redis.register_function('nw', function() return redis.call('get','k') end)
+redis.register_function{function_name='ro', callback=function() return redis.call('get','k') end, flags={'no-writes'}}
+redis.register_function{function_name='ro_w', callback=function() return redis.call('set','k','v') end, flags={'no-writes'}}"
+    r save
+    # Transactions queued before the failure: EXEC is refused when a write (here a SET, or a
+    # function that may write) is queued, and runs when only reads are.
+    set tw [redis_client]
+    set tr [redis_client]
+    $tw multi
+    $tw set a 1
+    $tw fcall w 0
+    $tr multi
+    $tr get k
+    $tr fcall ro 0
+    r debug populate 3000
+    r config set rdb-key-save-delay 1000
+    r bgsave
+    wait_bgsave_running
+    exec kill -9 [bgsave_child]
+    wait_bgsave_done
+    r config set rdb-key-save-delay 0
+    assert_equal err [server_info rdb_last_bgsave_status]
+    assert_error "EXECABORT Transaction discarded because of: [string range $::misconf_err 0 50]*" {$tw exec}
+    assert_equal {1 1} [$tr exec]
+    assert_equal {} [r get a]
+    $tw close
+    $tr close
+    # Without no-writes a function is a write, even one that only reads; before numkeys is read.
+    assert_error $::misconf_err {r fcall w 0}
+    assert_error $::misconf_err {r fcall nw 0}
+    assert_error $::misconf_err {r fcall w notanumber}
+    assert_equal 1 [r fcall ro 0]
+    assert_equal 1 [r fcall_ro ro 0]
+    assert_error {ERR Write commands are not allowed from read-only scripts. script: ro_w, on @user_function:5.} {r fcall ro_w 0}
+    assert_error {ERR Function not found} {r fcall nosuch 0}
+    assert_error $::misconf_err {r eval "#!lua\nreturn redis.call('get','k')" 0}
+    assert_equal 1 [r eval "#!lua flags=no-writes\nreturn redis.call('get','k')" 0]
+    assert_equal 1 [r eval "return redis.call('get','k')" 0]
+    set sha [r script load "#!lua\nreturn 2"]
+    assert_error $::misconf_err {r evalsha $sha 0}
+    r multi
+    assert_error $::misconf_err {r fcall w 0}
+    assert_equal QUEUED [r fcall ro 0]
+    assert_error {EXECABORT Transaction discarded because of previous errors.} {r exec}
+    assert_equal {Background saving started} [r bgsave]
+    wait_bgsave_done
+    assert_equal OK [r fcall w 0]
+    r config set save ""
+    r function flush
+}
+
 test "A rename target that is a directory: Error moving temp DB file, err, no temp file left" {
     r flushall
     r config set save "3600 1"

@@ -139,6 +139,23 @@ test "INFO errorstats counts error replies by code" {
     assert_equal 0 [dict get [info_dict [r info stats]] total_error_replies]
 }
 
+# Replies read from redis-server 7.0.15: the code is the first word when a space comes within
+# the first 32 bytes of "-CODE message" (so at most 30 bytes), else ERR; lines in byte order.
+test "INFO errorstats: which word is the code, and the order of the lines" {
+    r config resetstat
+    catch {r eval "return {err='lower case'}" 0}
+    catch {r eval "return {err='nospace'}" 0}
+    catch {r eval "return {err=''}" 0}
+    catch {r eval "return {err=' lead'}" 0}
+    catch {r eval "return {err='-X y'}" 0}
+    catch {r eval "return {err='[string repeat A 30] x'}" 0}
+    catch {r eval "return {err='[string repeat B 31] x'}" 0}
+    set lines [lrange [split [string trim [r info errorstats]] "\r\n"] 1 end]
+    set lines [lsearch -all -inline -not $lines {}]
+    assert_equal [list errorstat_:count=1 errorstat_-X:count=1 errorstat_[string repeat A 30]:count=1 errorstat_ERR:count=3 errorstat_lower:count=1] $lines
+    r config resetstat
+}
+
 test "INFO keyspace line per non-empty db" {
     r flushall
     assert_equal {# Keyspace} [string trim [r info keyspace]]

@@ -524,6 +524,16 @@ test "COMMAND INFO reports arity, flags, key positions and ACL categories" {
     assert_match {*admin*} [lindex $sub 2]
 }
 
+test "COMMAND INFO flags in Redis's order, without the flags Redis hides" {
+    # Read from redis-server 7.0.15 (the order and the hidden may_replicate are 7.4's too).
+    assert_equal {noscript stale skip_monitor no_mandatory_keys movablekeys} [lindex [r command info eval] 0 2]
+    assert_equal {noscript stale skip_monitor no_mandatory_keys movablekeys} [lindex [r command info fcall] 0 2]
+    assert_equal {readonly noscript stale skip_monitor no_mandatory_keys movablekeys} [lindex [r command info fcall_ro] 0 2]
+    assert_equal {pubsub loading stale fast} [lindex [r command info publish] 0 2]
+    assert_equal {noscript loading stale fast allow_busy} [lindex [r command info watch] 0 2]
+    assert_equal {admin noscript loading stale} [lindex [r command info debug] 0 2]
+}
+
 test "COMMAND DOCS" {
     set d [r command docs get]
     assert_equal get [lindex $d 0]

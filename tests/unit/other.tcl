@@ -249,6 +249,12 @@ start_server {overrides {enable-debug-command no} tags {other}} {
         assert_error {ERR DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.} {r debug populate 1}
         assert_equal PONG [r ping]
     }
+    test "DEBUG inside MULTI is refused at admission when enable-debug-command is no" {
+        # Redis 7.0.15: never queued, EXEC answers EXECABORT.
+        r multi
+        assert_error {ERR DEBUG command not allowed.*} {r debug sleep 0}
+        assert_error {EXECABORT Transaction discarded because of previous errors.} {r exec}
+    }
     # The runner's closing DEBUG KEYSIZES-CHECK would be refused here as well.
     kill_server -kill
 }

@@ -245,6 +245,12 @@ test "EVALSHA and the script cache: SCRIPT LOAD / EXISTS / FLUSH" {
     assert_equal {1 0} [r script exists $sha ffffffffffffffffffffffffffffffffffffffff]
     assert_error {NOSCRIPT No matching script. Please use EVAL.} {r evalsha ffffffffffffffffffffffffffffffffffffffff 0}
     assert_error {NOSCRIPT No matching script. Please use EVAL.} {r evalsha abc 0}
+    # Redis 7.0.15: a sha that is not 40 characters is NOSCRIPT before numkeys is read; a
+    # 40-character unknown one reads numkeys first.
+    assert_error {NOSCRIPT No matching script. Please use EVAL.} {r evalsha abc notanumber}
+    assert_error {NOSCRIPT No matching script. Please use EVAL.} {r evalsha_ro abc -1}
+    assert_error {ERR value is not an integer or out of range} {r evalsha ffffffffffffffffffffffffffffffffffffffff notanumber}
+    assert_error {ERR Number of keys can't be negative} {r evalsha ffffffffffffffffffffffffffffffffffffffff -1}
     # EVAL caches the script too.
     r eval {return 'via eval'} 0
     assert_equal {via eval} [r evalsha [r eval {return redis.sha1hex(ARGV[1])} 0 {return 'via eval'}] 0]

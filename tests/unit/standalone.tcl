@@ -59,6 +59,47 @@ test "MODULE LOAD / LOADEX / UNLOAD are refused (enable-module-command no)" {
     assert_error $err {r module unload mymod}
 }
 
+# Redis refuses its protected commands at admission, right after the arity check: inside MULTI
+# they are never queued (the transaction is flagged, EXEC answers EXECABORT), and an
+# unauthenticated client gets this error rather than NOAUTH. Replies read from redis-server 7.0.15.
+test "MODULE LOAD / LOADEX / UNLOAD inside MULTI are refused at admission" {
+    set err {ERR MODULE command not allowed. If the enable-module-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.}
+    r set k 1
+    r multi
+    assert_error $err {r module load /nonexistent.so}
+    assert_equal QUEUED [r module list]
+    assert_error $err {r module unload foo}
+    assert_error $err {r module loadex /x.so}
+    assert_equal QUEUED [r module help]
+    assert_equal QUEUED [r incr k]
+    assert_error {EXECABORT Transaction discarded because of previous errors.} {r exec}
+    assert_equal 1 [r get k]
+    # Arity is checked first.
+    r multi
+    assert_error {ERR wrong number of arguments for 'module|load' command} {r module load}
+    assert_error {EXECABORT Transaction discarded because of previous errors.} {r exec}
+    # MODULE LIST and HELP run in a transaction.
+    r multi
+    r module list
+    r module help
+    set res [r exec]
+    assert_equal {} [lindex $res 0]
+    assert_equal {MODULE <subcommand> [<arg> [value] [opt] ...]. Subcommands are:} [lindex $res 1 0]
+    r del k
+}
+
+test "MODULE LOAD is refused before the AUTH check" {
+    r config set requirepass secret
+    set c [redis_client]
+    catch {$c module load /nonexistent.so} e1
+    catch {$c module list} e2
+    $c close
+    r auth secret
+    r config set requirepass ""
+    assert_match {ERR MODULE command not allowed. If the enable-module-command option is set to "local"*} $e1
+    assert_equal {NOAUTH Authentication required.} $e2
+}
+
 test "MODULE errors and HELP" {
     assert_error {ERR wrong number of arguments for 'module' command} {r module}
     assert_error {ERR wrong number of arguments for 'module|list' command} {r module list x}
