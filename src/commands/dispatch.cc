@@ -20,6 +20,7 @@
 #include "commands/slowlog.h"
 #include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
 
 namespace keel {
@@ -286,6 +287,8 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
   }
+  // The dataset is loading at start-up (persistence.h): only commands flagged `loading` run.
+  if (KEEL_UNLIKELY(g_loading_dataset) && !(c->flags & kOkLoading)) return reject(kErrLoading);
 
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {
     multi_queue(s, args, *c, w);  // +QUEUED, or the no_multi rejection
