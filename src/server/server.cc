@@ -415,9 +415,15 @@ bool Server::load_data() {
 }
 
 void Server::loading_events() {
+  // A load started from inside the loop (DEBUG RELOAD is allowed while loading, as in Redis)
+  // must not run the loop again: uv_run is not reentrant.
+  static bool inside = false;
+  if (inside) return;
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
+  inside = true;
   uv_run(loop_, UV_RUN_NOWAIT);
+  inside = false;
   if (!shutting_down_) return;
   // SHUTDOWN (never saving while loading) or a signal: leave now, as Redis exits from inside
   // its load. The half-loaded dataset is not freed (_exit: no destructors).
