@@ -5,7 +5,8 @@
       DUMPs every key of db N (and takes every payload of the fixtures' contents.jsonl, written
       by Redis 6.2 to 7.4 and Valkey: ziplists, zipmaps, listpacks, intsets, quicklists), then
       until S seconds have passed: flips, overwrites, inserts, deletes or truncates bytes of a
-      payload (its CRC recomputed three times in four, so the value parser sees the damage) and
+      payload (three times in four only its value, its footer then put back with a correct CRC, so
+      the value parser sees the damage) and
       RESTOREs it with REPLACE over a key holding a sentinel, sanitize-dump-payload switching
       between no and yes. A refusal must be exactly "ERR Bad data format..." or "ERR DUMP
       payload version or checksum are wrong" and leave the sentinel; an accepted value must read
@@ -141,9 +142,12 @@ def restore_mode(db, seconds, seed):
             r.config_set("sanitize-dump-payload", sanitize)
         counts["runs"] += 1
         src = payloads[rng.randrange(len(payloads))]
-        p = mutate(src, rng)
         if rng.randrange(4) != 0:
-            p = fix_payload_crc(p)
+            # The value damaged, the footer (version, a correct CRC) put back on.
+            body = mutate(src[:-10], rng)
+            p = fix_payload_crc(body + src[-10:])
+        else:
+            p = mutate(src, rng)
         r.set("target", sentinel)
         try:
             r.restore("target", 0, p, replace=True)

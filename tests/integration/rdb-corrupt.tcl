@@ -19,6 +19,7 @@ test "Damaged DUMP payloads of every type and encoding: refused cleanly or usabl
     r config set rdb-version 11
     r select 0
     set out [python_client_script rdb_corrupt.py restore --db 9 --seconds 4 --seed $::rdb_corrupt_seed]
+    ::keel::verbose "    $out"
     assert_match "ok: *" $out
     assert {[regexp {(\d+) restores: (\d+) accepted, (\d+) bad format, (\d+) checksum} $out -> runs acc bad crc]}
     assert_morethan $runs 100
@@ -44,6 +45,7 @@ test "Damaged dump files: keel-check-rdb reports, DEBUG RELOAD refuses, nothing 
     file link -symbolic $tool [file normalize $::keel::opt(server)]
     set out [python_client_script rdb_corrupt.py files --tool $tool --scratch $dir \
                  --dump [file join [srv dir] dump.rdb] --seconds 5 --seed $::rdb_corrupt_seed]
+    ::keel::verbose "    $out"
     assert_match "ok: *" $out
     assert {[regexp {(\d+) damaged files: checker (\d+) ok, (\d+) errors; (\d+) loaded} $out -> n ok err reloads]}
     assert_morethan $n 10
