@@ -106,7 +106,7 @@ FUZZ_BUILD    := build-fuzz
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CXXFLAGS := -std=c++20 -O1 -g -fno-omit-frame-pointer -Wall -Wextra $(WERROR) \
                  -DKEEL_NO_JEMALLOC -Isrc -I/usr/include/lua5.1
-FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value
+FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value rdb_load
 FUZZ_BASE     := src/base/crash.cc src/base/log.cc src/base/memory.cc src/base/numbers.cc src/base/util_random.cc
 # Library sources (besides FUZZ_BASE) and libraries each target links.
 FUZZ_SRCS_resp_parser   := src/protocol/resp_parser.cc
@@ -120,6 +120,9 @@ FUZZ_SRCS_glob          := src/base/glob.cc
 FUZZ_SRCS_numbers       :=
 FUZZ_SRCS_lua_value     := src/scripting/lua_value.cc src/protocol/reply_writer.cc
 FUZZ_LIBS_lua_value     := -llua5.1
+# The loader with everything under it (layers base to persistence; no scripting, no server).
+FUZZ_SRCS_rdb_load      := $(filter-out $(FUZZ_BASE),$(filter src/base/% src/ds/% src/types/% src/keyspace/% src/persistence/%,$(SRCS)))
+FUZZ_LIBS_rdb_load      := -llzf
 
 fuzz-deps:
 	@bash deps/install.sh fuzz

@@ -23,6 +23,7 @@
 #include "commands/tracking.h"
 #include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
+#include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
 
 namespace keel {
@@ -304,6 +305,8 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
   }
+  // The dataset is loading at start-up (persistence.h): only commands flagged `loading` run.
+  if (KEEL_UNLIKELY(g_loading_dataset) && !(c->flags & kOkLoading)) return reject(kErrLoading);
 
   // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as in
   // Redis's processCommand. The session is held; the server keeps this command and runs it

@@ -1,10 +1,26 @@
 // Process-wide persistence options, state and the function-library hooks (persistence.h).
 #include "persistence/persistence.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+
 namespace keel {
 
 FunctionHooks g_function_hooks;
 constinit bool g_rdb_bgsave_failed = false;
+constinit bool g_loading_dataset = false;
+void (*g_rdb_load_events)() = nullptr;
+
+LoadingState& loading_state() {
+  static LoadingState s;
+  return s;
+}
+
+void rdb_debug_delay(int usec) {
+  if (usec < 0) usec = (random() % -static_cast<long>(usec)) == 0 ? 1 : 0;
+  if (usec > 0) usleep(static_cast<useconds_t>(usec));
+}
 
 PersistenceOptions& persistence_options() {
   static PersistenceOptions o;

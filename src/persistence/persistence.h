@@ -31,6 +31,10 @@ struct PersistenceOptions {
   int rdb_version = kRdbDefaultVersion;  // rdb-version: 10, 11 or 12
   bool stop_writes_on_bgsave_error = true;  // MISCONF after a failed BGSAVE (rdb_bgsave.h)
   int key_save_delay = 0;  // rdb-key-save-delay (tests): microseconds slept after each key
+  int key_load_delay = 0;  // key-load-delay (tests): microseconds slept after each key loaded
+  // loading-process-events-interval-bytes: the start-up load lets the event loop run (clients
+  // get -LOADING, INFO answers) each time this many more bytes of the file have been read.
+  int64_t loading_events_interval = 2 * 1024 * 1024;
   std::string redis_ver = "7.4.0";       // the redis-ver AUX field (set at start-up)
 };
 PersistenceOptions& persistence_options();
@@ -59,6 +63,28 @@ struct PersistenceState {
   uint64_t total_forks = 0;
 };
 PersistenceState& persistence_state();
+
+// The start-up load while it runs (INFO persistence loading_* fields). Redis's names; the
+// server sets the start time and the size, the loader the rest.
+struct LoadingState {
+  int64_t start_time = 0;      // loading_start_time: unix seconds
+  uint64_t total_bytes = 0;    // loading_total_bytes: the file's size
+  uint64_t loaded_bytes = 0;   // loading_loaded_bytes: read so far
+  uint64_t rdb_used_mem = 0;   // loading_rdb_used_mem: the file's used-mem AUX field
+};
+LoadingState& loading_state();
+// The dataset is being loaded at start-up (not DEBUG RELOAD): dispatch answers -LOADING to
+// commands without the `loading` flag, SHUTDOWN does not save.
+extern constinit bool g_loading_dataset;
+inline constexpr std::string_view kErrLoading = "LOADING Redis is loading the dataset in memory";
+// Set by the server around its start-up load only (DEBUG RELOAD stays synchronous, as in
+// Redis): called by the loader each time loading-process-events-interval-bytes more bytes
+// have been read, with every key read so far in the keyspace, to run the event loop.
+extern void (*g_rdb_load_events)();
+
+// Redis's debugDelay (rdb-key-save-delay, key-load-delay): usec > 0 sleeps that long; -n
+// sleeps 1 us with probability 1/n.
+void rdb_debug_delay(int usec);
 
 struct FunctionHooks {
   // Calls f(ctx, code) for every library, in name order.

@@ -525,6 +525,13 @@ class ValueLoader {
 
 // ---- Files -------------------------------------------------------------------------------------
 
+struct LoadProgress {
+  const char* phase = "start";
+  std::string key;
+  int type = -1;
+  uint64_t keys = 0, expires = 0, already_expired = 0, empty = 0;
+};
+
 // Where the keys of a file go: the keyspace (start-up, DEBUG RELOAD) or nowhere (the checker).
 class LoadTarget {
  public:
@@ -544,13 +551,11 @@ class LoadTarget {
   // False with *err when the library cannot be loaded.
   virtual bool on_function(std::string_view code, std::string* err) = 0;
   virtual void on_checksum(uint64_t offset, bool checked) = 0;
-};
-
-struct LoadProgress {
-  const char* phase = "start";
-  std::string key;
-  int type = -1;
-  uint64_t keys = 0, expires = 0, already_expired = 0, empty = 0;
+  // Whether after_key must be called (asked once per load: the test knobs and the start-up
+  // load's event processing cost nothing per key otherwise).
+  virtual bool paced() const { return false; }
+  // After each key read, `offset` bytes consumed so far.
+  virtual void after_key(uint64_t, const LoadProgress&) {}
 };
 
 // Reads a whole RDB stream into `t`. Throws RdbError.
@@ -573,6 +578,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
   int64_t expire = -1;
   int64_t idle = -1;
   std::string k, v;
+  const bool paced = t.paced();
   for (;;) {
     pr.phase = "read-type";
     pr.key.clear();
@@ -670,6 +676,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
         }
         expire = -1;
         idle = -1;
+        if (KEEL_UNLIKELY(paced)) t.after_key(in.offset(), pr);
         continue;
       }
     }
@@ -729,6 +736,7 @@ class KeyspaceTarget : public LoadTarget {
       }
     } else if (k == "used-mem") {
       int64_t m;
+      if (parse_int64(v, &m) && m >= 0) loading_state().rdb_used_mem = static_cast<uint64_t>(m);
       if (parse_int64(v, &m)) LOG_NOTICE("RDB memory usage when created %.2f Mb", double(m) / (1024 * 1024));
     } else if (!k.empty() && k[0] == '%') {
       LOG_NOTICE("RDB '%s': %s", std::string(k.substr(1)).c_str(), val.c_str());
@@ -771,6 +779,21 @@ class KeyspaceTarget : public LoadTarget {
     return g_function_hooks.load_library(code, merge_, err);
   }
   void on_checksum(uint64_t, bool) override {}
+  bool paced() const override { return delay_ != 0 || g_rdb_load_events != nullptr; }
+  void after_key(uint64_t offset, const LoadProgress& pr) override {
+    if (delay_ != 0) rdb_debug_delay(delay_);  // key-load-delay
+    if (g_rdb_load_events == nullptr || offset < next_events_) return;
+    const int64_t interval = persistence_options().loading_events_interval;
+    next_events_ = offset + static_cast<uint64_t>(interval > 0 ? interval : 1);
+    // The keys still in the window go in first, so that what runs meanwhile (INFO keyspace,
+    // the counts) sees every key read so far; a duplicate among them fails the next on_key.
+    std::string dup;
+    int dup_db;
+    if (!flush_keys(&dup, &dup_db)) failed_ = {dup, dup_db};
+    loading_state().loaded_bytes = offset;
+    persistence_state().keys_loaded = pr.keys;  // rdb_last_load_keys_loaded moves (as Redis's)
+    g_rdb_load_events();
+  }
 
  private:
   static constexpr size_t kWindow = 16;
@@ -796,6 +819,8 @@ class KeyspaceTarget : public LoadTarget {
   }
 
   bool merge_;
+  int delay_ = persistence_options().key_load_delay;
+  uint64_t next_events_ = 0;
   Pending pending_[kWindow];
   size_t head_ = 0;   // next free slot
   size_t count_ = 0;  // pending keys, the oldest at head_ - count_

@@ -201,15 +201,6 @@ void rdb_write_key(RdbOut& out, const Object& o, int version, bool compress) {
 
 void (*g_rdb_save_progress)(uint64_t keys) = nullptr;
 
-namespace {
-// rdb-key-save-delay (Redis's test knob, applied to every save): a positive value sleeps that
-// many microseconds after each key; a negative -n sleeps 1 us with probability 1/n.
-void key_save_delay(int usec) {
-  if (usec < 0) usec = (random() % -static_cast<long>(usec)) == 0 ? 1 : 0;
-  if (usec > 0) usleep(static_cast<useconds_t>(usec));
-}
-}  // namespace
-
 void rdb_write_snapshot(RdbOut& out, int version, bool compress, bool checksum) {
   out.set_checksum(checksum);
   char magic[16];
@@ -248,7 +239,7 @@ void rdb_write_snapshot(RdbOut& out, int version, bool compress, bool checksum) 
     auto write_one = [&](const Object* o) {
       rdb_write_key(out, *o, version, compress);
       if (KEEL_UNLIKELY(per_key)) {
-        if (delay != 0) key_save_delay(delay);
+        if (delay != 0) rdb_debug_delay(delay);  // rdb-key-save-delay
         if (progress != nullptr && (keys & 1023) == 0) progress(keys + 1);
         keys++;
       }

@@ -45,8 +45,7 @@ struct Misc {
   std::string tls_key_file_pass, tls_client_key_file_pass;
   // Redis's hidden directives (test and debugging knobs; CONFIG GET * does not list them).
   bool use_exit_on_panic = false;
-  int64_t rdb_key_save_delay = 0, key_load_delay = 0, watchdog_period = 0;
-  int64_t loading_process_events_interval_bytes = 2 * 1024 * 1024;
+  int64_t watchdog_period = 0;
 };
 Misc& misc() {
   static Misc m;
@@ -253,18 +252,13 @@ void add_ignored_strings(std::vector<Directive>* v) {
                KEEL_REF(misc().tls_client_key_file_pass), ""));
 }
 
-// Redis's HIDDEN_CONFIG directives: answered by name, never listed by CONFIG GET patterns.
+// Redis's HIDDEN_CONFIG directives: answered by name, never listed by CONFIG GET patterns (the
+// real ones, rdb-key-save-delay, key-load-delay, loading-process-events-interval-bytes, are in
+// config_table.cc).
 void add_hidden_directives(std::vector<Directive>* v) {
   v->push_back(b("use-exit-on-panic", nullptr, kHidden, KEEL_REF(misc().use_exit_on_panic), false));
-  v->push_back(n("rdb-key-save-delay", nullptr, kHidden, KEEL_REF(misc().rdb_key_save_delay),
-               Num::kI64, kIntMin, kIntMax, "0"));
-  v->push_back(n("key-load-delay", nullptr, kHidden, KEEL_REF(misc().key_load_delay), Num::kI64,
-               kIntMin, kIntMax, "0"));
   v->push_back(n("watchdog-period", nullptr, kHidden, KEEL_REF(misc().watchdog_period), Num::kI64,
                0, kIntMax, "0"));
-  v->push_back(n("loading-process-events-interval-bytes", nullptr, kHidden,
-               KEEL_REF(misc().loading_process_events_interval_bytes), Num::kI64, 1024, kIntMax,
-               "2097152"));
 }
 
 }  // namespace

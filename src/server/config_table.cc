@@ -459,6 +459,13 @@ void add_persistence_directives(std::vector<Directive>* v) {
   // Redis's test knob (hidden from CONFIG GET patterns): microseconds slept after each key saved.
   v->push_back(n("rdb-key-save-delay", nullptr, kHidden, KEEL_REF(persistence_options().key_save_delay),
                Num::kInt, kIntMin, kIntMax, "0"));
+  // Redis's test knobs for the start-up load (hidden): microseconds slept after each key
+  // loaded, and how many bytes are read between two turns of the event loop.
+  v->push_back(n("key-load-delay", nullptr, kHidden, KEEL_REF(persistence_options().key_load_delay),
+               Num::kInt, kIntMin, kIntMax, "0"));
+  v->push_back(n("loading-process-events-interval-bytes", nullptr, kHidden,
+               KEEL_REF(persistence_options().loading_events_interval), Num::kI64, 1024, kIntMax,
+               "2097152"));
 }
 
 }  // namespace

@@ -250,6 +250,25 @@ void info_persistence(std::string& out, Server&) {
   line(out, "aof_last_cow_size:0");
   line(out, "module_fork_in_progress:0");
   line(out, "module_fork_last_cow_size:0");
+  if (g_loading_dataset) {
+    // The start-up load in progress, Redis 7.0's figures: the ETA extrapolates the rate so
+    // far (1 s in the first second).
+    const LoadingState& ls = loading_state();
+    double perc = 0;
+    uint64_t remaining = 1;
+    if (ls.total_bytes) {
+      perc = 100.0 * double(ls.loaded_bytes) / double(ls.total_bytes);
+      remaining = ls.total_bytes > ls.loaded_bytes ? ls.total_bytes - ls.loaded_bytes : 0;
+    }
+    const int64_t elapsed = now_s - ls.start_time;
+    const int64_t eta = elapsed <= 0 ? 1 : static_cast<int64_t>(uint64_t(elapsed) * remaining / (ls.loaded_bytes + 1));
+    line(out, "loading_start_time:%lld", ll(ls.start_time));
+    line(out, "loading_total_bytes:%llu", ull(ls.total_bytes));
+    line(out, "loading_rdb_used_mem:%llu", ull(ls.rdb_used_mem));
+    line(out, "loading_loaded_bytes:%llu", ull(ls.loaded_bytes));
+    line(out, "loading_loaded_perc:%.2f", perc);
+    line(out, "loading_eta_seconds:%lld", ll(eta));
+  }
 }
 
 void info_stats(std::string& out, Server& srv) {

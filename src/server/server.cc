@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -367,6 +368,11 @@ void Server::on_signal(uv_signal_t* sig, int signum) {
 
 bool Server::save_before_exit(bool nosave, bool save, bool force) {
   LOG_WARNING("User requested shutdown...");
+  // During the start-up load the dataset is partial: never saved over the file (Redis).
+  if (g_loading_dataset) {
+    nosave = true;
+    save = false;
+  }
   // Its snapshot would race with the final one (and nobody would reap it).
   if (rdb_child_active()) {
     LOG_WARNING("There is a child saving an .rdb. Killing it!");
@@ -387,10 +393,23 @@ bool Server::save_before_exit(bool nosave, bool save, bool force) {
 // Start-up: the dataset from dir/dbfilename, as Redis loads it (a missing file is an empty
 // dataset). False when the file exists but cannot be loaded completely: the process must exit
 // rather than serve part of it.
+//
+// Meanwhile, as in Redis, the server is up: every loading-process-events-interval-bytes the
+// loader runs the event loop once (loading_events), so clients connect, commands with the
+// `loading` flag (INFO, CONFIG, ...) run and the others get -LOADING; the cron does not run.
 bool Server::load_data() {
   const std::string& file = persistence_options().dbfilename;
   const int64_t start = monotonic_us();
+  LoadingState& ls = loading_state();
+  ls = LoadingState{};
+  ls.start_time = time(nullptr);
+  struct stat sb;
+  if (stat(file.c_str(), &sb) == 0) ls.total_bytes = static_cast<uint64_t>(sb.st_size);
+  g_loading_dataset = true;
+  g_rdb_load_events = [] { g_server->loading_events(); };
   RdbLoadResult r = rdb_load_file(file, false);
+  g_rdb_load_events = nullptr;
+  g_loading_dataset = false;
   switch (r.status) {
     case RdbLoadResult::kMissing: return true;
     case RdbLoadResult::kOpenError:
@@ -409,6 +428,31 @@ bool Server::load_data() {
   }
   LOG_NOTICE("DB loaded from disk: %.3f seconds", double(monotonic_us() - start) / 1e6);
   return true;
+}
+
+void Server::loading_events() {
+  // A load started from inside the loop (DEBUG RELOAD is allowed while loading, as in Redis)
+  // must not run the loop again: uv_run is not reentrant.
+  static bool inside = false;
+  if (inside) return;
+  g_clock.now_ms = mstime();
+  g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
+  inside = true;
+  uv_run(loop_, UV_RUN_NOWAIT);
+  inside = false;
+  if (!shutting_down_) return;
+  // SHUTDOWN (never saving while loading) or a signal: leave now, as Redis exits from inside
+  // its load. The half-loaded dataset is not freed (_exit: no destructors).
+  for (Client* c : pending_) {
+    if (!c->closing && !c->out.empty()) {
+      uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));
+      uv_try_write(reinterpret_cast<uv_stream_t*>(&c->tcp), &b, 1);
+    }
+  }
+  const ServerOptions& o = server_options();
+  if (!o.pidfile.empty()) unlink(o.pidfile.c_str());
+  LOG_WARNING("%s is now ready to exit, bye bye...", "Keel");
+  _exit(exit_code_);
 }
 
 void Server::request_shutdown(int exit_code) {
@@ -449,13 +493,8 @@ int Server::run() {
     LOG_WARNING("replicaof %s: replication is not implemented yet, this server runs as a master",
                 master[0].second.c_str());
   }
-  if (!load_data()) return 1;
-  LOG_NOTICE("Ready to accept connections tcp");
-
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
-  uint64_t period = static_cast<uint64_t>(1000 / (o.hz > 0 ? o.hz : 10));
-  uv_timer_start(&cron_timer_, on_cron, period, period);
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
@@ -478,6 +517,12 @@ int Server::run() {
   sigint_.data = this;
   uv_signal_start(&sigint_, on_signal, SIGINT);
   signal(SIGPIPE, SIG_IGN);
+
+  // The loop's handles exist before the load: clients are served (-LOADING) while it runs.
+  if (!load_data()) return 1;
+  LOG_NOTICE("Ready to accept connections tcp");
+  uint64_t period = static_cast<uint64_t>(1000 / (o.hz > 0 ? o.hz : 10));
+  uv_timer_start(&cron_timer_, on_cron, period, period);
 
   while (!shutting_down_) uv_run(loop_, UV_RUN_DEFAULT);
 

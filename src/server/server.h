@@ -90,6 +90,7 @@ class Server : public ServerApi {
   void cron();
   void finish_shutdown();
   bool load_data();
+  void loading_events();  // a turn of the event loop during the start-up load
   // The final snapshot of SHUTDOWN and SIGTERM/SIGINT: false when it failed and the shutdown
   // must be cancelled.
   bool save_before_exit(bool nosave, bool save, bool force);

@@ -2,7 +2,7 @@
 # keys expiring under it), BGSAVE SCHEDULE, save points fired by the cron (and the 5 s retry
 # delay after a failure), INFO persistence and the fork fields of INFO stats, and the failure
 # paths: a directory the child cannot write, a rename target that is a directory, the child
-# killed, FLUSHALL and SHUTDOWN ending the child, the server killed mid-save. Every reply and
+# killed, FLUSHALL and SHUTDOWN ending the child, the server killed (kill -9) mid-BGSAVE and mid-SAVE. Every reply and
 # error text was first read from Debian's redis-server 7.0.15 (this file runs against it too:
 # tclsh tests/runtest --server /usr/bin/redis-server --single integration/rdb-bgsave; the few
 # Keel-only checks say so).
@@ -510,5 +510,38 @@ start_server {overrides {save {3600 1}}} {
         assert_equal $before [file_bytes [dump_path]]
         restart_server
         assert_equal 1000 [r dbsize]
+    }
+}
+
+start_server {} {
+    test "kill -9 of the server during a foreground SAVE: the old dump intact and loaded, the temp file never" {
+        r debug populate 1000 good
+        r save
+        set before [file_bytes [dump_path]]
+        r flushall
+        r debug populate 3000 more
+        # 1 ms a key: the SAVE takes 3 s, and the server answers nothing meanwhile.
+        r config set rdb-key-save-delay 1000
+        set rd [redis_deferring_client]
+        $rd save
+        wait_for_condition 100 20 {[llength [temp_files]] == 1} { fail "no temp file" }
+        set temp [lindex [temp_files] 0]
+        assert_equal [file tail $temp] "temp-[srv pid].rdb"
+        restart_server -kill
+        catch {$rd close}
+        # The half-written temp file is left behind (by Redis too) and ignored: the server
+        # loads dbfilename only.
+        assert [file exists $temp]
+        assert_equal $before [file_bytes [dump_path]]
+        assert_equal 1000 [r dbsize]
+        assert_equal value:7 [r get good:7]
+        assert_equal 0 [r exists more:7]
+        # The next SAVE writes its own temp file (another pid) and leaves the orphan alone.
+        r set after 1
+        assert_equal OK [r save]
+        assert [file exists $temp]
+        restart_server
+        assert_equal 1001 [r dbsize]
+        file delete $temp
     }
 }

@@ -72,6 +72,65 @@ test "DEBUG RELOAD keeps every key, TTL and encoding" {
     assert_equal OK [r debug keysizes-check]
 }
 
+# Every way a dataset leaves and comes back, as one table: SAVE + restart, BGSAVE + restart,
+# DEBUG RELOAD and DUMP + RESTORE (ABSTTL, into the same db), each at every rdb-version Keel
+# writes, over populate_dbs (every type x encoding, without and with a TTL, dbs 0, 1 and 15):
+# the values, TTLs and encodings must be as before, and KEYSIZES consistent.
+proc round_trip {path} {
+    switch -- $path {
+        save {
+            assert_equal OK [r save]
+            restart_server
+        }
+        bgsave {
+            assert_equal {Background saving started} [r bgsave]
+            wait_for_condition 200 50 {[server_info rdb_bgsave_in_progress] eq 0} { fail "BGSAVE did not finish" }
+            assert_equal ok [server_info rdb_last_bgsave_status]
+            restart_server
+        }
+        reload { assert_equal OK [r debug reload] }
+        dump {
+            set saved {}
+            foreach db {0 1 15} {
+                r select $db
+                foreach k [r keys *] { lappend saved $db $k [r dump $k] [r pexpiretime $k] }
+            }
+            r flushall
+            foreach {db k payload at} $saved {
+                r select $db
+                if {$at == -1} {
+                    assert_equal OK [r restore $k 0 $payload]
+                } else {
+                    assert_equal OK [r restore $k $at $payload absttl]
+                }
+            }
+            r select 0
+        }
+    }
+}
+
+test "Round trips as a table: SAVE, BGSAVE, DEBUG RELOAD, DUMP/RESTORE x rdb-version x type x encoding x TTL x db" {
+    set versions [expr {[is_keel] ? {10 11 12} : {default}}]
+    set done 0
+    foreach version $versions {
+        foreach path {save bgsave reload dump} {
+            r flushall
+            if {$version ne "default"} { r config set rdb-version $version }
+            populate_dbs
+            set before [snapshot_of]
+            set enc [dataset_encodings]
+            round_trip $path
+            assert_equal $before [snapshot_of] "$path at rdb-version $version"
+            assert_equal $enc [dataset_encodings] "$path at rdb-version $version"
+            if {[is_keel]} { assert_equal OK [r debug keysizes-check] }
+            incr done
+        }
+    }
+    assert_equal [expr {4 * [llength $versions]}] $done
+    if {[is_keel]} { r config set rdb-version 11 }
+    r flushall
+}
+
 test "DEBUG RELOAD NOSAVE, NOFLUSH, MERGE" {
     r flushall
     r set a file-a
