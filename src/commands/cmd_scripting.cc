@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/admission.h"
 #include "base/glob.h"
 #include "base/log.h"
 #include "base/numbers.h"
@@ -131,8 +132,10 @@ class Host final : public ScriptHost {
     }
     g_run.last_poll_us = now;
     busy_state().error = g_run.is_function ? kBusyFunction : kBusyEval;
+    g_admission_gates.busy = true;
     if (server_api().process_events_while_busy(*g_run.caller)) g_run.shutdown = true;
     busy_state().error = nullptr;
+    g_admission_gates.busy = false;
     return (g_run.killed || g_run.shutdown) ? kill_text() : nullptr;
   }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "base/admission.h"
 #include "base/fork.h"
 #include "base/log.h"
 #include "base/numbers.h"
@@ -286,16 +287,18 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     }
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
-  // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are refused.
-  // A function, or a script with a shebang, is a write unless it declares no-writes (Redis).
-  if (KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied() &&
-      ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
-       ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
-       (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
-    return reject(kErrMisconf);
-  }
-  if (KEEL_UNLIKELY(busy_state().error != nullptr) && !(c->flags & kAllowBusy)) {
-    return reject(busy_state().error);
+  // The rare server states (base/admission.h), in Redis's order around the pub/sub context
+  // check; none of them set is one load and branch.
+  if (KEEL_UNLIKELY(admission_gated())) {
+    // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are
+    // refused. A function, or a script with a shebang, is a write unless it declares no-writes.
+    if (g_rdb_bgsave_failed && rdb_writes_denied() &&
+        ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
+         ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
+         (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
+      return reject(kErrMisconf);
+    }
+    if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) return reject(busy_state().error);
   }
   // Redis checks the RESP2 subscribed context when a command arrives (processCommand), not
   // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run (EXEC's
@@ -305,16 +308,17 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
   }
-  // The dataset is loading at start-up (persistence.h): only commands flagged `loading` run.
-  if (KEEL_UNLIKELY(g_loading_dataset) && !(c->flags & kOkLoading)) return reject(kErrLoading);
-
-  // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as in
-  // Redis's processCommand. The session is held; the server keeps this command and runs it
-  // again (admission included) when the pause ends. Its reply mode stays as it is now.
-  if (KEEL_UNLIKELY(g_pause.type != PauseType::kNone) && outermost && s.client != nullptr &&
-      pause_check_timeout(mstime(), api) && pause_holds(s, *c, args)) {
-    pause_hold(s);
-    return 0;
+  if (KEEL_UNLIKELY(admission_gated())) {
+    // The dataset is loading at start-up (persistence.h): only commands flagged `loading` run.
+    if (g_loading_dataset && !(c->flags & kOkLoading)) return reject(kErrLoading);
+    // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as
+    // in Redis's processCommand. The session is held; the server keeps this command and runs
+    // it again (admission included) when the pause ends. Its reply mode stays as it is now.
+    if (g_pause.type != PauseType::kNone && outermost && s.client != nullptr &&
+        pause_check_timeout(mstime(), api) && pause_holds(s, *c, args)) {
+      pause_hold(s);
+      return 0;
+    }
   }
 
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {

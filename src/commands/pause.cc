@@ -1,4 +1,5 @@
 // CLIENT PAUSE state and the held-back sessions (see pause.h for the rules matched).
+#include "base/admission.h"
 #include "commands/pause.h"
 
 #include <algorithm>
@@ -24,12 +25,14 @@ std::vector<Session*>& held() {
 
 void pause_start(PauseType type, int64_t end_ms) {
   if (type > g_pause.type) g_pause.type = type;
+  g_admission_gates.paused = g_pause.type != PauseType::kNone;
   if (end_ms > g_pause.end_ms) g_pause.end_ms = end_ms;
   g_clock.expire_paused = true;
 }
 
 void pause_end(ServerApi& api) {
   g_pause = PauseState{};
+  g_admission_gates.paused = false;
   g_clock.expire_paused = false;
   std::vector<Session*> list;
   list.swap(held());

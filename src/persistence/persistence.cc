@@ -8,8 +8,6 @@
 namespace keel {
 
 FunctionHooks g_function_hooks;
-constinit bool g_rdb_bgsave_failed = false;
-constinit bool g_loading_dataset = false;
 void (*g_rdb_load_events)() = nullptr;
 
 LoadingState& loading_state() {

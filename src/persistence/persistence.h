@@ -4,6 +4,7 @@
 // Function libraries live in scripting/, a sibling layer: commands/ installs FunctionHooks so
 // the writer can list them and the loader can load them.
 #pragma once
+#include "base/admission.h"
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -75,7 +76,7 @@ struct LoadingState {
 LoadingState& loading_state();
 // The dataset is being loaded at start-up (not DEBUG RELOAD): dispatch answers -LOADING to
 // commands without the `loading` flag, SHUTDOWN does not save.
-extern constinit bool g_loading_dataset;
+inline bool& g_loading_dataset = g_admission_gates.loading;  // base/admission.h
 inline constexpr std::string_view kErrLoading = "LOADING Redis is loading the dataset in memory";
 // Set by the server around its start-up load only (DEBUG RELOAD stays synchronous, as in
 // Redis): called by the loader each time loading-process-events-interval-bytes more bytes
@@ -99,6 +100,6 @@ extern FunctionHooks g_function_hooks;
 // The status of the last background save (rdb_last_bgsave_status): false after a child failed
 // or could not be forked, true again after any successful save. A plain global because
 // dispatch tests it before every command (MISCONF, rdb_bgsave.h).
-extern constinit bool g_rdb_bgsave_failed;
+inline bool& g_rdb_bgsave_failed = g_admission_gates.misconf;  // base/admission.h
 
 }  // namespace keel
