@@ -197,7 +197,7 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   } else {
     after_handler_slow(s, args, w, c, cx, flags, duration, w.errors() != errors_before, reply_mark);
   }
-  if (KEEL_UNLIKELY(api.has_monitors()) && !(c.flags & (kSkipMonitor | kAdmin)) &&
+  if (KEEL_UNLIKELY(g_monitors_present) && !(c.flags & (kSkipMonitor | kAdmin)) &&
       !(flags & kCallReprocessing)) {
     api.feed_monitors(s, args);
   }
@@ -222,6 +222,37 @@ int64_t call(Session& s, std::span<const std::string_view> args, uint64_t* hashe
   return call_impl(s, args, hashes, w, api, c, start_us, flags, w.buffer()->size());
 }
 
+namespace {
+// A command that ends in admission (unknown, rejected, queued): its reply goes nowhere under
+// CLIENT REPLY OFF or SKIP. Plain functions rather than lambdas: closures capturing the
+// admission's locals cost stores on every command, also when no path uses them.
+inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mark) {
+  if (KEEL_UNLIKELY(muted)) {
+    w.buffer()->resize(mark);
+    s.flags &= ~Session::kReplySkip;
+  }
+  return 0;
+}
+
+// Redis's rejectCommand: the command is not run. A rejected EXEC discards the transaction
+// (unwatching the keys, even outside MULTI) and answers "EXECABORT Transaction discarded
+// because of: <reason>" (the reason without its "ERR "); any other rejected command inside
+// MULTI marks the transaction so that EXEC answers EXECABORT.
+[[gnu::noinline]] int64_t reject_command(Session& s, ReplyWriter& w, const CommandSpec* c,
+                                         bool muted, size_t mark, std::string_view err) {
+  c->stats->rejected_calls++;
+  if (KEEL_UNLIKELY(!c->parent && !strcmp(c->name, "exec"))) {
+    multi_discard(s);
+    if (err.substr(0, 4) == "ERR ") err.remove_prefix(4);
+    w.error("EXECABORT Transaction discarded because of: " + std::string(err));
+    return admission_done(s, w, muted, mark);
+  }
+  (void)multi_reject(s, c);
+  w.error(err);
+  return admission_done(s, w, muted, mark);
+}
+}  // namespace
+
 int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
                         ReplyWriter& w, ServerApi& api, const CommandSpec* c, int64_t start_us) {
   if (!c) c = resolve_command(args);
@@ -236,18 +267,11 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     s.flags = (s.flags & ~Session::kReplySkipNext) | Session::kReplySkip;
   }
   const bool muted = outermost && KEEL_UNLIKELY(s.flags & (Session::kReplyOff | Session::kReplySkip));
-  auto finish = [&]() -> int64_t {
-    if (muted) {
-      w.buffer()->resize(mark);
-      s.flags &= ~Session::kReplySkip;
-    }
-    return 0;
-  };
 
   if (!c) {
     (void)multi_reject(s, nullptr);  // inside MULTI: EXEC will answer EXECABORT
     reply_unknown_command(w, args);
-    return finish();
+    return admission_done(s, w, muted, mark);
   }
   if (!c->parent && !c->subcommands.empty() && args.size() >= 2) {
     // Redis counts an unknown subcommand nowhere in commandstats (only in errorstats).
@@ -256,37 +280,22 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     for (char& ch : upper) ch = static_cast<char>(toupper(ch));
     w.error_fmt("ERR unknown subcommand '%.128s'. Try %s HELP.", std::string(args[1]).c_str(),
                 upper.c_str());
-    return finish();
+    return admission_done(s, w, muted, mark);
   }
-  // Redis's rejectCommand: the command is not run. A rejected EXEC discards the transaction
-  // (unwatching the keys, even outside MULTI) and answers "EXECABORT Transaction discarded
-  // because of: <reason>" (the reason without its "ERR "); any other rejected command inside
-  // MULTI marks the transaction so that EXEC answers EXECABORT.
-  auto reject = [&](std::string_view err) -> int64_t {
-    c->stats->rejected_calls++;
-    if (KEEL_UNLIKELY(!c->parent && !strcmp(c->name, "exec"))) {
-      multi_discard(s);
-      if (err.substr(0, 4) == "ERR ") err.remove_prefix(4);
-      w.error("EXECABORT Transaction discarded because of: " + std::string(err));
-      return finish();
-    }
-    (void)multi_reject(s, c);
-    w.error(err);
-    return finish();
-  };
   const int argc = static_cast<int>(args.size());
   if ((c->arity > 0 && argc != c->arity) || argc < -c->arity) {
-    return reject("ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
+    return reject_command(s, w, c, muted, mark,
+                          "ERR wrong number of arguments for '" + std::string(c->full_name) + "' command");
   }
   // Redis's protected commands, refused right after the arity check (before AUTH), so inside
   // MULTI they are never queued and EXEC answers EXECABORT.
   if (KEEL_UNLIKELY(c->flags & kProtected)) {
     const bool debug = !strcmp((c->parent ? c->parent : c)->name, "debug");
     if (!debug || !api.debug_command_allowed(s)) {
-      return reject(debug ? kErrDebugNotAllowed : kErrModuleNotAllowed);
+      return reject_command(s, w, c, muted, mark, debug ? kErrDebugNotAllowed : kErrModuleNotAllowed);
     }
   }
-  if (!s.authenticated && !(c->flags & kNoAuth)) return reject(kErrNoAuth);
+  if (!s.authenticated && !(c->flags & kNoAuth)) return reject_command(s, w, c, muted, mark, kErrNoAuth);
   // The rare server states (base/admission.h), in Redis's order around the pub/sub context
   // check; none of them set is one load and branch.
   if (KEEL_UNLIKELY(admission_gated())) {
@@ -296,21 +305,23 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
         ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
          ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
          (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
-      return reject(kErrMisconf);
+      return reject_command(s, w, c, muted, mark, kErrMisconf);
     }
-    if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) return reject(busy_state().error);
+    if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) {
+      return reject_command(s, w, c, muted, mark, busy_state().error);
+    }
   }
   // Redis checks the RESP2 subscribed context when a command arrives (processCommand), not
   // when EXEC runs the queue: commands queued after a SUBSCRIBE in MULTI still run (EXEC's
   // queue goes to call() directly).
   if (KEEL_UNLIKELY(s.flags & Session::kPubSub) && s.resp == 2 && !pubsub_allowed_in_context(*c)) {
-    return reject("ERR Can't execute '" + std::string(c->full_name) +
+    return reject_command(s, w, c, muted, mark, "ERR Can't execute '" + std::string(c->full_name) +
                   "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                   "this context");
   }
   if (KEEL_UNLIKELY(admission_gated())) {
     // The dataset is loading at start-up (persistence.h): only commands flagged `loading` run.
-    if (g_loading_dataset && !(c->flags & kOkLoading)) return reject(kErrLoading);
+    if (g_loading_dataset && !(c->flags & kOkLoading)) return reject_command(s, w, c, muted, mark, kErrLoading);
     // CLIENT PAUSE (pause.h): after the checks that answer at once, before MULTI queueing, as
     // in Redis's processCommand. The session is held; the server keeps this command and runs
     // it again (admission included) when the pause ends. Its reply mode stays as it is now.
@@ -323,7 +334,7 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
 
   if (KEEL_UNLIKELY(s.flags & Session::kMulti) && !multi_runs_immediately(*c)) {
     multi_queue(s, args, *c, w);  // +QUEUED, or the no_multi rejection
-    return finish();
+    return admission_done(s, w, muted, mark);
   }
 
   const int64_t end = call_impl(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u, mark);

@@ -14,6 +14,11 @@ namespace keel {
 struct Session;
 class Buffer;
 
+// True while any MONITOR client may exist: the server sets it whenever its monitor list
+// changes, and call() tests it on every command (a plain load, where has_monitors() would be
+// a virtual call).
+inline constinit bool g_monitors_present = false;
+
 class ServerApi {
  public:
   virtual ~ServerApi() = default;

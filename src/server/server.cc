@@ -244,6 +244,7 @@ void Server::client_closed(Client* c) {
   }
   if (c->session.flags & Session::kMonitor) {
     monitors_.erase(std::remove(monitors_.begin(), monitors_.end(), c), monitors_.end());
+    g_monitors_present = !monitors_.empty();
   }
 }
 
@@ -748,6 +749,7 @@ void Server::add_monitor(Session& s) {
   s.flags |= Session::kMonitor;
   Client* c = static_cast<Client*>(s.client);
   if (std::find(monitors_.begin(), monitors_.end(), c) == monitors_.end()) monitors_.push_back(c);
+  g_monitors_present = true;
 }
 
 void Server::feed_monitors(const Session& s, std::span<const std::string_view> args) {
@@ -755,6 +757,7 @@ void Server::feed_monitors(const Session& s, std::span<const std::string_view> a
   monitors_.erase(std::remove_if(monitors_.begin(), monitors_.end(),
                                  [](Client* m) { return !(m->session.flags & Session::kMonitor); }),
                   monitors_.end());
+  g_monitors_present = !monitors_.empty();
   if (monitors_.empty()) return;
   // "+<sec>.<usec> [<db> <addr>] "arg" "arg"..."
   int64_t us = ustime();
