@@ -172,7 +172,7 @@ bool numkeys_arg(CommandContext& cx, size_t* numkeys) {
 // script runs follow it), and propagates the script's effects, never the script itself.
 void script_command_start(CommandContext& cx) {
   cx.prevent_propagation();
-  if (KEEL_UNLIKELY(cx.server().has_monitors())) cx.server().feed_monitors(cx.session(), cx.args());
+  if (KEEL_UNLIKELY(g_monitors_present)) cx.server().feed_monitors(cx.session(), cx.args());
 }
 
 void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,

@@ -15,8 +15,8 @@ struct Session;
 class Buffer;
 
 // True while any MONITOR client may exist: the server sets it whenever its monitor list
-// changes, and call() tests it on every command (a plain load, where has_monitors() would be
-// a virtual call).
+// changes; call() and the script commands test it before feed_monitors() (a plain load on
+// every command, not a virtual call).
 inline constinit bool g_monitors_present = false;
 
 class ServerApi {
@@ -52,7 +52,6 @@ class ServerApi {
   virtual void add_monitor(Session& s) = 0;
   // Called for every executed command while any monitor exists.
   virtual void feed_monitors(const Session& s, std::span<const std::string_view> args) = 0;
-  virtual bool has_monitors() const = 0;
 
   // SHUTDOWN. Returns only on failure (error text).
   virtual std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) = 0;

@@ -62,7 +62,6 @@ class Server : public ServerApi {
   Session* find_session(uint64_t id) override;
   void add_monitor(Session& s) override;
   void feed_monitors(const Session& s, std::span<const std::string_view> args) override;
-  bool has_monitors() const override { return !monitors_.empty(); }
   std::string shutdown(bool nosave, bool save, bool now, bool force, bool abort) override;
   int64_t lastsave() const override;
   bool debug_command_allowed(const Session& s) const override;

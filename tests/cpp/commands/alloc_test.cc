@@ -29,7 +29,6 @@ class NoServer : public ServerApi {
   bool client_exists(uint64_t) override { return false; }
   void add_monitor(Session&) override {}
   void feed_monitors(const Session&, std::span<const std::string_view>) override {}
-  bool has_monitors() const override { return false; }
   std::string shutdown(bool, bool, bool, bool, bool) override { return {}; }
   int64_t lastsave() const override { return 0; }
   bool debug_command_allowed(const Session&) const override { return true; }
