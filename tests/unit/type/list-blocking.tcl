@@ -418,12 +418,14 @@ test "A key that expired before the blocked client is served does not serve it" 
 }
 
 test "Idle client timeout does not close a blocked client" {
-    r config set timeout 1
+    # timeout 2 with a ping every 100 ms: a stalled second on a loaded CI machine cannot close
+    # the default client, and the 2.5 s wait is still past the timeout for the blocked one.
+    r config set timeout 2
     r del k
     set rd [redis_deferring_client]
     $rd blpop k 0
     wait_for_blocked_clients 1
-    for {set i 0} {$i < 15} {incr i} { after 100; r ping }  ;# keeps the default client alive
+    for {set i 0} {$i < 25} {incr i} { after 100; r ping }  ;# keeps the default client alive
     assert_equal 1 [blocked_count]
     r rpush k x
     assert_equal {k x} [$rd read]
