@@ -214,6 +214,7 @@ void Client::flush() {
   }
   net_out += static_cast<uint64_t>(n);
   server->stats().net_output_bytes += static_cast<uint64_t>(n);
+  if (n > 0) last_interaction_ms = g_clock.now_ms;  // a write is an interaction (Redis too)
   if (out.size() > out_peak) out_peak = out.size();
   if (static_cast<size_t>(n) == out.size()) {
     out.clear();

@@ -318,8 +318,10 @@ void Server::cron() {
   if (o.timeout > 0) {
     std::vector<Client*> idle;
     for (auto& [id, c] : clients_) {
+      // A client with a reply waiting (a blocked client served since the last flush) is about
+      // to interact: writing counts as an interaction, as in Redis.
       if (!(c->session.flags & (Session::kPubSub | Session::kMonitor | Session::kBlocked)) &&
-          ms - c->last_interaction_ms > o.timeout * 1000) {
+          !c->pending_flush && ms - c->last_interaction_ms > o.timeout * 1000) {
         idle.push_back(c);
       }
     }
