@@ -1,0 +1,412 @@
+# The append-only file: directives, the multi-part layout (manifest, base, incremental files),
+# what is written, loading at start-up (and every way a file may be bad), the upgrade of an old
+# single file, BGREWRITEAOF and CONFIG SET appendonly, INFO persistence, keel-check-aof.
+# Replies, log lines and file names were first read from Debian's redis-server 7.0.15; this file
+# runs against it too (tclsh tests/runtest --server /usr/bin/redis-server --single
+# integration/aof); the Keel-only checks say so.
+
+source [file join $::keel::tests_dir helpers rdb_util.tcl]
+
+proc aof_dir {{level 0}} { return [file join [srv $level dir] appendonlydir] }
+proc aof_path {name {level 0}} { return [file join [aof_dir $level] $name] }
+proc manifest {{level 0}} { return [file_bytes [aof_path appendonly.aof.manifest $level]] }
+proc aof_files {{level 0}} {
+    return [lsort [lmap f [glob -nocomplain -directory [aof_dir $level] *] {file tail $f}]]
+}
+proc resp {args} {
+    set s "*[llength $args]\r\n"
+    foreach a $args { append s "\$[string length $a]\r\n$a\r\n" }
+    return $s
+}
+
+proc wait_rewrite_done {{level 0}} {
+    wait_for_condition 400 50 {[server_info aof_rewrite_in_progress $level] eq 0 &&
+                                [server_info aof_rewrite_scheduled $level] eq 0} {
+        fail "AOF rewrite did not finish"
+    }
+}
+
+# Starts the server binary with appendonly yes on `dir`, expecting it to exit by itself:
+# returns {status log}.
+proc start_aof_expecting_exit {dir args} {
+    set port [::keel::find_free_port]
+    set out [file join $dir start-out.txt]
+    set status 0
+    if {[catch {exec timeout 20 $::keel::opt(server) --port $port --bind 127.0.0.1 --dir $dir \
+                    --appendonly yes --save "" {*}$args > $out 2>@1} msg opts]} {
+        set ec [dict get $opts -errorcode]
+        set status [expr {[lindex $ec 0] eq "CHILDSTATUS" ? [lindex $ec 2] : $ec}]
+    }
+    return [list $status [file_bytes $out]]
+}
+
+# A directory with appendonlydir/ holding `files` (name -> bytes) and a manifest listing
+# `entries` ({name seq type} ...). Returns the directory.
+proc make_aof_dir {entries files} {
+    set dir [::keel::new_tmpdir]
+    file mkdir [file join $dir appendonlydir]
+    set m ""
+    foreach e $entries { append m "file [lindex $e 0] seq [lindex $e 1] type [lindex $e 2]\n" }
+    write_bytes [file join $dir appendonlydir appendonly.aof.manifest] $m
+    foreach {name bytes} $files { write_bytes [file join $dir appendonlydir $name] $bytes }
+    return $dir
+}
+
+test "AOF directives: Redis's defaults, enums, bounds and immutable names" {
+    foreach {name value} {
+        appendonly no appendfilename appendonly.aof appenddirname appendonlydir
+        appendfsync everysec no-appendfsync-on-rewrite no auto-aof-rewrite-percentage 100
+        auto-aof-rewrite-min-size 67108864 aof-load-truncated yes aof-use-rdb-preamble yes
+        aof-timestamp-enabled no aof-rewrite-incremental-fsync yes
+    } {
+        assert_equal [list $name $value] [r config get $name] $name
+    }
+    assert_error "*appendfsync*argument(s) must be one of the following: everysec, always, no*" {
+        r config set appendfsync sometimes
+    }
+    foreach v {always no everysec} {
+        assert_equal OK [r config set appendfsync $v]
+        assert_equal [list appendfsync $v] [r config get appendfsync]
+    }
+    assert_error "*appendfilename*can't set immutable config*" {r config set appendfilename x.aof}
+    assert_error "*appenddirname*can't set immutable config*" {r config set appenddirname x}
+    assert_error "*auto-aof-rewrite-percentage*argument must be between 0 and 2147483647 inclusive*" {
+        r config set auto-aof-rewrite-percentage -1
+    }
+    assert_equal OK [r config set auto-aof-rewrite-min-size 1kb]
+    assert_equal {auto-aof-rewrite-min-size 1024} [r config get auto-aof-rewrite-min-size]
+    assert_error "*appendonly*argument must be 'yes' or 'no'*" {r config set appendonly maybe}
+    r config set auto-aof-rewrite-min-size 64mb
+}
+
+test "INFO persistence with the AOF off: the fields Redis 7.0 shows, and no size fields" {
+    set d [info_dict [r info persistence]]
+    foreach {f v} {aof_enabled 0 aof_rewrite_in_progress 0 aof_rewrite_scheduled 0
+                   aof_last_rewrite_time_sec -1 aof_current_rewrite_time_sec -1
+                   aof_last_bgrewrite_status ok aof_rewrites 0 aof_rewrites_consecutive_failures 0
+                   aof_last_write_status ok aof_last_cow_size 0 module_fork_in_progress 0
+                   module_fork_last_cow_size 0} {
+        assert_equal $v [dict get $d $f] $f
+    }
+    foreach f {aof_current_size aof_base_size aof_pending_rewrite aof_buffer_length
+               aof_pending_bio_fsync aof_delayed_fsync} {
+        assert_equal 0 [dict exists $d $f] $f
+    }
+}
+
+start_server {overrides {appendonly yes}} {
+    test "appendonly yes at start: base 1 (RDB preamble), incr 1, the manifest naming both" {
+        assert_equal {appendonly.aof.1.base.rdb appendonly.aof.1.incr.aof appendonly.aof.manifest} [aof_files]
+        assert_equal "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n" [manifest]
+        assert_equal REDIS [string range [file_bytes [aof_path appendonly.aof.1.base.rdb]] 0 4]
+        assert_equal 1 [log_matches "*Creating AOF base file appendonly.aof.1.base.rdb on server start*"]
+        assert_equal 1 [log_matches "*Creating AOF incr file appendonly.aof.1.incr.aof on server start*"]
+        set d [info_dict [r info persistence]]
+        assert_equal 1 [dict get $d aof_enabled]
+        foreach f {aof_current_size aof_base_size aof_pending_rewrite aof_buffer_length
+                   aof_pending_bio_fsync aof_delayed_fsync} {
+            assert_equal 1 [dict exists $d $f] $f
+        }
+    }
+
+    test "Writes reach the incremental file as RESP, with SELECT, MULTI/EXEC and rewrites" {
+        r select 0
+        r set k1 v1
+        r select 3
+        r lpush l a b
+        r select 0
+        r multi
+        r incr counter
+        r incrbyfloat f 1.5
+        r exec
+        r get k1
+        set expected [resp SELECT 0][resp set k1 v1][resp SELECT 3][resp lpush l a b]
+        if {[is_keel]} {
+            # Redis 7.2+ (Keel's target) puts a transaction's SELECT inside its MULTI; 7.0 before.
+            append expected [resp MULTI][resp SELECT 0][resp incr counter][resp SET f 1.5 KEEPTTL][resp EXEC]
+        } else {
+            append expected [resp SELECT 0][resp MULTI][resp incr counter][resp SET f 1.5 KEEPTTL][resp EXEC]
+        }
+        assert_equal $expected [file_bytes [aof_path appendonly.aof.1.incr.aof]]
+        # The base created at start-up is not counted (as in Redis 7.0): the size is what was appended.
+        assert_equal [file size [aof_path appendonly.aof.1.incr.aof]] [server_info aof_current_size]
+        assert_equal 0 [server_info aof_base_size]
+    }
+
+    test "Restart: base + incremental files give the dataset back (every type, TTLs, dbs)" {
+        r flushall
+        foreach {db ttl} {0 0 1 5000000 9 0} {
+            r select $db
+            populate_types "db$db:" $ttl
+        }
+        r select 0
+        r set plain v
+        r pexpire plain 100000000
+        set before [dataset_snapshot]
+        restart_server
+        assert_equal $before [dataset_snapshot]
+        assert_equal 1 [log_matches "*DB loaded from incr file appendonly.aof.1.incr.aof*"]
+        assert_equal 1 [log_matches "*DB loaded from append only file:*"]
+        assert_equal 1 [log_matches "*Opening AOF incr file appendonly.aof.1.incr.aof on server start*"]
+    }
+
+    test "BGREWRITEAOF: new base and incr (seq 2), history removed, dataset kept" {
+        set before [dataset_snapshot]
+        set rewrites [server_info aof_rewrites]
+        assert_equal {Background append only file rewriting started} [r bgrewriteaof]
+        wait_rewrite_done
+        assert_equal {appendonly.aof.2.base.rdb appendonly.aof.2.incr.aof appendonly.aof.manifest} [aof_files]
+        assert_equal "file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 type i\n" [manifest]
+        assert_equal [expr {$rewrites + 1}] [server_info aof_rewrites]
+        assert_equal ok [server_info aof_last_bgrewrite_status]
+        assert_equal [file size [aof_path appendonly.aof.2.base.rdb]] [server_info aof_base_size]
+        assert_equal 1 [log_matches "*Background append only file rewriting started by pid*"]
+        assert_equal 1 [log_matches "*Background AOF rewrite finished successfully*"]
+        assert_equal 1 [log_matches "*Removing the history file appendonly.aof.1.incr.aof in the background*"]
+        # The new incremental file starts with a SELECT.
+        r set after rewrite
+        assert_equal [resp SELECT 0][resp set after rewrite] [file_bytes [aof_path appendonly.aof.2.incr.aof]]
+        r del after
+        restart_server
+        assert_equal $before [dataset_snapshot]
+    }
+
+    test "BGREWRITEAOF while one runs, behind a BGSAVE, and inside MULTI" {
+        r config set rdb-key-save-delay 20000
+        r set x y
+        assert_equal {Background append only file rewriting started} [r bgrewriteaof]
+        assert_error "ERR Background append only file rewriting already in progress" {r bgrewriteaof}
+        assert_error "ERR Another child process is active (AOF?): can't BGSAVE right now.*" {r bgsave}
+        assert_equal {Background saving scheduled} [r bgsave schedule]
+        assert_equal 1 [server_info aof_rewrite_in_progress]
+        r config set rdb-key-save-delay 0
+        wait_rewrite_done
+        wait_for_condition 200 50 {[server_info rdb_bgsave_in_progress] eq 0 &&
+                                   [log_matches "*Background saving terminated with success*"] >= 1} {
+            fail "scheduled BGSAVE did not run"
+        }
+        r config set rdb-key-save-delay 20000
+        assert_equal {Background saving started} [r bgsave]
+        assert_equal {Background append only file rewriting scheduled} [r bgrewriteaof]
+        assert_equal 1 [server_info aof_rewrite_scheduled]
+        r config set rdb-key-save-delay 0
+        wait_rewrite_done
+        r multi
+        r bgrewriteaof
+        assert_equal {{Background append only file rewriting scheduled}} [r exec]
+        wait_rewrite_done
+        assert_equal 0 [llength [glob -nocomplain -directory [srv dir] temp-rewriteaof-*]]
+    }
+
+    test "CONFIG SET appendonly no, then yes: a rewrite writes the new base from the dataset" {
+        set before [dataset_snapshot]
+        assert_equal OK [r config set appendonly no]
+        assert_equal 0 [server_info aof_enabled]
+        r set while-off 1
+        assert_equal OK [r config set appendonly yes]
+        wait_rewrite_done
+        assert_equal 1 [server_info aof_enabled]
+        set m [manifest]
+        assert_equal 2 [llength [split [string trim $m] "\n"]] $m
+        assert_match "file appendonly.aof.*.base.rdb seq * type b\nfile appendonly.aof.*.incr.aof seq * type i\n" $m
+        r set after-on 1
+        r del while-off after-on
+        restart_server
+        assert_equal $before [dataset_snapshot]
+    }
+}
+
+start_server {overrides {appendonly yes aof-use-rdb-preamble no}} {
+    test "aof-use-rdb-preamble no: the base file is named .base.aof" {
+        assert_equal {appendonly.aof.1.base.aof appendonly.aof.1.incr.aof appendonly.aof.manifest} [aof_files]
+        r set a 1
+        restart_server
+        assert_equal 1 [r get a]
+    }
+}
+
+start_server {overrides {appendonly yes aof-timestamp-enabled yes}} {
+    test "aof-timestamp-enabled: #TS annotations are written and skipped when loading" {
+        r set a 1
+        set data [file_bytes [aof_path appendonly.aof.1.incr.aof]]
+        assert_match "#TS:*\r\n*" $data
+        restart_server
+        assert_equal 1 [r get a]
+    }
+}
+
+# ---- Loading: bad input ---------------------------------------------------------------------
+
+set ::ok_cmds "[resp SET a 1][resp SET b 2]"
+
+test "Load: a truncated last command with aof-load-truncated yes loads, warns and cuts the file" {
+    set dir [make_aof_dir {{appendonly.aof.1.base.aof 1 b} {appendonly.aof.1.incr.aof 1 i}} \
+                 [list appendonly.aof.1.base.aof "" appendonly.aof.1.incr.aof "$::ok_cmds*3\r\n\$3\r\nSET\r\n\$1\r\nc\r\n\$2\r\n1"]]
+    set good [string length $::ok_cmds]
+    start_server [list overrides [list appendonly yes dir $dir]] {
+        assert_equal {1 2 {}} [list [r get a] [r get b] [r get c]]
+        assert_equal 1 [log_matches "*!!! Warning: short read while loading the AOF file appendonly.aof.1.incr.aof!!!*"]
+        assert_equal 1 [log_matches "*!!! Truncating the AOF appendonly.aof.1.incr.aof at offset $good !!!*"]
+        assert_equal 1 [log_matches "*AOF appendonly.aof.1.incr.aof loaded anyway because aof-load-truncated is enabled*"]
+        assert_equal $good [file size [file join $dir appendonlydir appendonly.aof.1.incr.aof]]
+        # Appending goes on after the cut.
+        r set d 4
+        restart_server
+        assert_equal {1 2 4} [list [r get a] [r get b] [r get d]]
+    }
+}
+
+test "Load: the same with aof-load-truncated no exits 1 with Redis's message" {
+    set dir [make_aof_dir {{appendonly.aof.1.incr.aof 1 i}} \
+                 [list appendonly.aof.1.incr.aof "$::ok_cmds*3\r\n\$3\r\nSET"]]
+    lassign [start_aof_expecting_exit $dir --aof-load-truncated no] status log
+    assert_equal 1 $status
+    assert_match "*Unexpected end of file reading the append only file appendonly.aof.1.incr.aof. You can: 1) Make a backup of your AOF file, then use ./redis-check-aof --fix <filename.manifest>. 2) Alternatively you can set the 'aof-load-truncated' configuration option to yes and restart the server.*" $log
+    # Nothing was cut.
+    assert_equal [expr {[string length $::ok_cmds] + 11}] [file size [file join $dir appendonlydir appendonly.aof.1.incr.aof]]
+}
+
+test "Load: a truncated file that is not the last one is fatal" {
+    set dir [make_aof_dir {{appendonly.aof.1.incr.aof 1 i} {appendonly.aof.2.incr.aof 2 i}} \
+                 [list appendonly.aof.1.incr.aof "$::ok_cmds*3\r\n\$3\r\nSET" appendonly.aof.2.incr.aof $::ok_cmds]]
+    lassign [start_aof_expecting_exit $dir] status log
+    assert_equal 1 $status
+    assert_match "*Fatal error: the truncated file is not the last file*" $log
+}
+
+test "Load: corruption in the middle (not a command) exits 1 naming the file" {
+    set dir [make_aof_dir {{appendonly.aof.1.incr.aof 1 i}} \
+                 [list appendonly.aof.1.incr.aof "[resp SET a 1]garbage\r\n[resp SET b 2]"]]
+    lassign [start_aof_expecting_exit $dir] status log
+    assert_equal 1 $status
+    assert_match "*Bad file format reading the append only file appendonly.aof.1.incr.aof: make a backup of your AOF file, then use ./redis-check-aof --fix <filename.manifest>*" $log
+}
+
+test "Load: an unknown command exits 1" {
+    set dir [make_aof_dir {{appendonly.aof.1.incr.aof 1 i}} \
+                 [list appendonly.aof.1.incr.aof "[resp SET a 1][resp NOSUCHCMD x][resp SET b 2]"]]
+    lassign [start_aof_expecting_exit $dir] status log
+    assert_equal 1 $status
+    assert_match "*Unknown command 'NOSUCHCMD' reading the append only file appendonly.aof.1.incr.aof*" $log
+}
+
+test "Load: a file named in the manifest that does not exist is fatal" {
+    set dir [make_aof_dir {{appendonly.aof.1.base.rdb 1 b} {appendonly.aof.1.incr.aof 1 i}} \
+                 [list appendonly.aof.1.incr.aof $::ok_cmds]]
+    lassign [start_aof_expecting_exit $dir] status log
+    assert_equal 1 $status
+    assert_match "*Unable to obtain the AOF file appendonly.aof.1.base.rdb length. stat: No such file or directory*" $log
+}
+
+test "Load: malformed manifests are refused with Redis's reasons" {
+    foreach {text reason} {
+        "" "Found an empty AOF manifest"
+        "file appendonly.aof.1.base.aof seq 1\n" "Invalid AOF manifest file format"
+        "file a/b seq 1 type b\n" "File can't be a path, just a filename"
+        "file x seq 1 type b\nfile y seq 2 type b\n" "Found duplicate base file information"
+        "file x seq 2 type i\nfile y seq 1 type i\n" "Found a non-monotonic sequence number"
+        "file x seq 1 type z\n" "Unknown AOF file type"
+    } {
+        set dir [::keel::new_tmpdir]
+        file mkdir [file join $dir appendonlydir]
+        write_bytes [file join $dir appendonlydir appendonly.aof.manifest] $text
+        lassign [start_aof_expecting_exit $dir] status log
+        assert_equal 1 $status $text
+        assert_match "*FATAL AOF MANIFEST FILE ERROR*" $log
+        assert_match "*$reason*" $log $text
+    }
+}
+
+test "Load: an unfinished MULTI at the end is reverted (the file cut before it)" {
+    set data "[resp SET a 1][resp MULTI][resp SET b 2]"
+    set dir [make_aof_dir {{appendonly.aof.1.incr.aof 1 i}} [list appendonly.aof.1.incr.aof $data]]
+    start_server [list overrides [list appendonly yes dir $dir]] {
+        assert_equal {1 {}} [list [r get a] [r get b]]
+        assert_equal 1 [log_matches "*Revert incomplete MULTI/EXEC transaction in AOF file appendonly.aof.1.incr.aof*"]
+        assert_equal [string length [resp SET a 1]] [file size [file join $dir appendonlydir appendonly.aof.1.incr.aof]]
+    }
+}
+
+test "Load: an old single appendonly.aof is moved into the directory and loaded" {
+    set dir [::keel::new_tmpdir]
+    write_bytes [file join $dir appendonly.aof] "[resp SELECT 0][resp SET a 1][resp RPUSH l x y]"
+    start_server [list overrides [list appendonly yes dir $dir]] {
+        assert_equal {1 {x y}} [list [r get a] [r lrange l 0 -1]]
+        assert_equal 1 [log_matches "*Successfully migrated an old-style AOF file (appendonly.aof) into the AOF directory (appendonlydir).*"]
+        assert_equal 0 [file exists [file join $dir appendonly.aof]]
+        assert_equal {appendonly.aof appendonly.aof.1.incr.aof appendonly.aof.manifest} \
+            [lsort [lmap f [glob -directory [file join $dir appendonlydir] *] {file tail $f}]]
+        assert_equal "file appendonly.aof seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n" \
+            [file_bytes [file join $dir appendonlydir appendonly.aof.manifest]]
+        r set b 2
+        restart_server
+        assert_equal {1 2} [list [r get a] [r get b]]
+    }
+}
+
+test "Load: an old single file with an RDB preamble and a command tail" {
+    # The preamble: a dump written by the server at hand, then commands appended.
+    set src [::keel::new_tmpdir]
+    set overrides [list dir $src]
+    if {[is_keel]} { lappend overrides rdb-version 10 }
+    start_server [list overrides $overrides] {
+        r set pre 1
+        r set ttlkey v
+        r pexpire ttlkey 100000000
+        r save
+    }
+    set dir [::keel::new_tmpdir]
+    write_bytes [file join $dir appendonly.aof] "[file_bytes [file join $src dump.rdb]][resp SET tail 2][resp PERSIST ttlkey]"
+    start_server [list overrides [list appendonly yes dir $dir]] {
+        assert_equal {1 2 v -1} [list [r get pre] [r get tail] [r get ttlkey] [r ttl ttlkey]]
+    }
+}
+
+test "Load: with appendonly yes the RDB file is not read" {
+    set dir [::keel::new_tmpdir]
+    start_server [list overrides [list dir $dir]] {
+        r set from-rdb 1
+        r save
+    }
+    start_server [list overrides [list dir $dir appendonly yes]] {
+        assert_equal 0 [r dbsize]
+    }
+}
+
+# ---- keel-check-aof -------------------------------------------------------------------------
+
+test "keel-check-aof: valid files, truncation, --fix, manifests" {
+    if {![is_keel]} { skip_test "keel-check-aof is Keel's" }
+    set dir [::keel::new_tmpdir]
+    set tool [file join $dir keel-check-aof]
+    file link -symbolic $tool [file normalize $::keel::opt(server)]
+    write_bytes [file join $dir ok.aof] $::ok_cmds
+    set out [exec $tool [file join $dir ok.aof]]
+    assert_match "*Start checking Old-Style AOF*" $out
+    assert_match "*ok_up_to=[string length $::ok_cmds],*diff=0*" $out
+    assert_match "*is valid*" $out
+    set cut "$::ok_cmds*3\r\n\$3\r\nSET\r\n\$1\r\nc\r\n\$2\r\n1"
+    write_bytes [file join $dir cut.aof] $cut
+    assert_equal 1 [catch {exec $tool [file join $dir cut.aof]} out]
+    assert_match "*Expected to read 4 bytes, got 1 bytes*" $out
+    assert_match "*ok_up_to=[string length $::ok_cmds],*" $out
+    assert_match "*is not valid. Use the --fix option to try fixing it.*" $out
+    # The same report as redis-check-aof 7.0 for this file.
+    assert_equal 1 [catch {exec /usr/bin/redis-check-aof [file join $dir cut.aof]} rout]
+    regexp {size=.*} $rout rline
+    assert_match "*size=79, ok_up_to=[string length $::ok_cmds], ok_up_to_line=21, diff=25*" $rline
+    assert_match "*$rline*" $out
+    set out [exec $tool --fix [file join $dir cut.aof] << "y\n"]
+    assert_match "*Successfully truncated AOF*" $out
+    assert_equal $::ok_cmds [file_bytes [file join $dir cut.aof]]
+    # An unfinished MULTI: ok only up to before it.
+    write_bytes [file join $dir multi.aof] "$::ok_cmds[resp MULTI][resp SET x 1]"
+    assert_equal 1 [catch {exec $tool [file join $dir multi.aof]} out]
+    assert_match "*Reached EOF before reading EXEC for MULTI*ok_up_to=[string length $::ok_cmds],*" $out
+    # A manifest: the base (RDB) and the incremental files of a live server.
+    start_server {overrides {appendonly yes}} {
+        r set a 1
+        set out [exec $tool [aof_path appendonly.aof.manifest]]
+        assert_match "*Start checking Multi Part AOF*Start to check BASE AOF (RDB format).*RDB preamble is OK*Start to check INCR files.*INCR AOF appendonly.aof.1.incr.aof is valid*All AOF files and manifest are valid*" $out
+    }
+}
