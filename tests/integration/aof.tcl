@@ -410,3 +410,117 @@ test "keel-check-aof: valid files, truncation, --fix, manifests" {
         assert_match "*Start checking Multi Part AOF*Start to check BASE AOF (RDB format).*RDB preamble is OK*Start to check INCR files.*INCR AOF appendonly.aof.1.incr.aof is valid*All AOF files and manifest are valid*" $out
     }
 }
+
+# ---- Files exchanged with Debian's redis-server 7.0 -----------------------------------------
+
+test "Interop: an appendonlydir written by redis-server 7.0 (base, rewrite, incr) loads in Keel" {
+    if {![is_keel]} { skip_test "compares Keel with redis-server" }
+    set dir [::keel::new_tmpdir]
+    start_server [list binary [reference_server_binary] overrides [list dir $dir appendonly yes]] {
+        foreach {db ttl} {0 0 2 5000000} {
+            r select $db
+            populate_types "before:" $ttl
+        }
+        r bgrewriteaof
+        wait_rewrite_done
+        r select 0
+        populate_types "after:" 0
+        r multi
+        r incr c
+        r expire c 1000000
+        r exec
+        r select 0
+        set before [dataset_snapshot]
+    }
+    start_server [list overrides [list dir $dir appendonly yes]] {
+        assert_equal $before [dataset_snapshot]
+        assert_match "*DB loaded from base file appendonly.aof.2.base.rdb*" [file_bytes [srv stdout]]
+    }
+}
+
+test "Interop: an appendonlydir written by Keel (rdb-version 10) loads in redis-server 7.0" {
+    if {![is_keel]} { skip_test "compares Keel with redis-server" }
+    set dir [::keel::new_tmpdir]
+    start_server [list overrides [list dir $dir appendonly yes rdb-version 10]] {
+        foreach {db ttl} {0 0 3 5000000} {
+            r select $db
+            populate_types "before:" $ttl
+        }
+        r bgrewriteaof
+        wait_rewrite_done
+        r select 0
+        populate_types "after:" 0
+        r set f 1.5
+        r incrbyfloat f 2
+        r set ex v ex 1000000
+        r select 0
+        set before [dataset_snapshot]
+    }
+    start_server [list binary [reference_server_binary] overrides [list dir $dir appendonly yes]] {
+        assert_equal $before [dataset_snapshot]
+    }
+}
+
+# ---- Write errors: a full disk (a small tmpfs mounted as the server's dir; needs root) -------
+
+# Mounts a tmpfs of `kb` KB on dir; 0 when this machine does not allow it.
+proc mount_small_fs {dir kb} {
+    if {[catch {exec mount -t tmpfs -o size=${kb}k tmpfs $dir}]} { return 0 }
+    return 1
+}
+proc fill_fs {mnt} {
+    catch {exec dd if=/dev/zero of=[file join $mnt filler] bs=4k count=100000 2>/dev/null}
+}
+
+test "Disk full: writes refused with MISCONF, reads served, recovery when space comes back" {
+    set dir [::keel::new_tmpdir]
+    if {![mount_small_fs $dir 256]} { skip_test "cannot mount a tmpfs here" }
+    set mnt $dir
+    try {
+        start_server [list overrides [list dir $dir appendonly yes appendfsync everysec]] {
+            r set before 1
+            fill_fs $mnt
+            # This write is executed (and answered, as Redis does) but cannot reach the file.
+            r set big [string repeat x 20000]
+            wait_for_condition 50 50 {[server_info aof_last_write_status] eq "err"} {
+                fail "the write error was not noticed"
+            }
+            assert_error "MISCONF Errors writing to the AOF file: No space left on device" {r set other 1}
+            assert_error "MISCONF Errors writing to the AOF file: *" {r ping}
+            assert_equal 1 [r get before]
+            assert_equal 20000 [r strlen big]
+            # Nothing fitted (a write error) or part of it (a short write, cut back off the file).
+            assert {[regexp {Error writing to the AOF file: No space left on device|Short write while writing to the AOF file: \(nwritten=[0-9]+, expected=[0-9]+\)} [file_bytes [srv stdout]]]}
+            # Space again: the buffer is written by the cron's retry and writes are accepted.
+            file delete [file join $mnt filler]
+            wait_for_condition 100 50 {[server_info aof_last_write_status] eq "ok"} {
+                fail "the AOF did not recover"
+            }
+            assert_equal OK [r set after 2]
+            assert_match "*AOF write error looks solved, Redis can write again.*" [file_bytes [srv stdout]]
+            restart_server
+            assert_equal {1 20000 2} [list [r get before] [r strlen big] [r get after]]
+        }
+    } finally {
+        catch {exec umount $mnt}
+    }
+}
+
+test "Disk full with appendfsync always: the server exits rather than acknowledge" {
+    set dir [::keel::new_tmpdir]
+    if {![mount_small_fs $dir 256]} { skip_test "cannot mount a tmpfs here" }
+    set mnt $dir
+    try {
+        start_server [list overrides [list dir $dir appendonly yes appendfsync always]] {
+            r set before 1
+            fill_fs $mnt
+            catch {r set big [string repeat x 20000]} err
+            assert_match "*I/O error*" $err
+            assert_equal {exit 1} [wait_server_exit]
+            assert_match "*Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...*" \
+                [file_bytes [srv stdout]]
+        }
+    } finally {
+        catch {exec umount $mnt}
+    }
+}
