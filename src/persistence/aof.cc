@@ -267,7 +267,8 @@ ssize_t write_all(int fd, const char* p, size_t n) {
   return static_cast<ssize_t>(done);
 }
 
-// A whole base file at `path`: the dataset as an RDB (the preamble). With
+// A whole base file at `path`: the dataset as an RDB (the preamble), or as commands with
+// aof-use-rdb-preamble no. With
 // aof-rewrite-incremental-fsync, fdatasync every 4 MB. True when written and fsynced.
 bool write_base_file(const std::string& path) {
   const PersistenceOptions& po = persistence_options();
@@ -279,8 +280,12 @@ bool write_base_file(const std::string& path) {
   int err = 0;
   {
     RdbOut out(fd, aof_options().rewrite_incremental_fsync ? size_t{4} << 20 : 0);
-    rdb_write_snapshot(out, po.rdb_version, po.rdbcompression, po.rdbchecksum);
-    if (!out.flush()) err = out.error();
+    if (aof_options().use_rdb_preamble) {
+      rdb_write_snapshot(out, po.rdb_version, po.rdbcompression, po.rdbchecksum);
+    } else if (!aof_write_commands(out)) {
+      err = EINVAL;
+    }
+    if (!out.flush() && err == 0) err = out.error();
   }
   if (err == 0 && fsync(fd) != 0) err = errno;
   if (close(fd) != 0 && err == 0) err = errno;
@@ -684,6 +689,7 @@ bool aof_load_on_startup(bool* loaded) {
   }
   if (total == 0) return true;
   *loaded = true;
+  loading_state().total_bytes = total;
   const int64_t start = monotonic_us();
   for (size_t k = 0; k < files.size(); k++) {
     const AofInfo& f = *files[k];
@@ -783,17 +789,18 @@ bool aof_start(std::string* err) {
 void aof_stop() {
   AofState& a = aof_state();
   if (a.status == AofStatus::kOff) return;
+  if (aof_rewrite_active()) aof_kill_rewrite_child();
   if (a.fd != -1) {
     aof_flush(true);
     if (fdatasync(a.fd) == -1) LOG_WARNING("Fail to fsync the AOF file: %s", strerror(errno));
-    close(a.fd);
+    // Closed by the fsync thread, after any fsync of it still queued there.
+    fsync_thread().submit(a.fd, true);
     a.fd = -1;
   }
   a.status = AofStatus::kOff;
   a.rewrite_scheduled = false;
   a.last_incr_size = 0;
   a.fsync_pending = false;
-  if (aof_rewrite_active()) aof_kill_rewrite_child();
   a.buf.clear();
   if (g_aof_hooks.detach) g_aof_hooks.detach();
   a.last_write_ok = true;
@@ -983,7 +990,7 @@ void aof_rewrite_done(int pid, int exitcode, int bysignal) {
     // tried again (Redis).
     if (g_aof_hooks.detach) g_aof_hooks.detach();
     a.buf.clear();
-    if (a.fd != -1) close(a.fd);
+    if (a.fd != -1) fsync_thread().submit(a.fd, true);
     a.fd = -1;
     if (!a.temp_incr.empty()) unlink(aof_file_path(a.temp_incr).c_str());
     a.temp_incr.clear();

@@ -153,6 +153,10 @@ void aof_rewrite_done(int pid, int exitcode, int bysignal);
 // SHUTDOWN / CONFIG SET appendonly no: kill the rewrite child and remove its temp files.
 void aof_kill_rewrite_child();
 
+// The dataset as commands, for a base written with aof-use-rdb-preamble no (aof_rewrite.cc).
+class RdbOut;
+bool aof_write_commands(RdbOut& out);
+
 // ---- Loading and checking (aof_load.cc) ---------------------------------------------------------
 
 enum class AofLoadStatus { kOk, kEmpty, kNotExist, kTruncated, kFailed };

@@ -223,6 +223,30 @@ start_server {overrides {appendonly yes aof-use-rdb-preamble no}} {
         restart_server
         assert_equal 1 [r get a]
     }
+
+    test "aof-use-rdb-preamble no: a rewrite writes the dataset as commands (every type, TTLs, functions)" {
+        r flushall
+        foreach {db ttl} {0 0 4 5000000} {
+            r select $db
+            populate_types "db$db:" $ttl
+        }
+        r select 0
+        r function load "#!lua name=aoflib\nredis.register_function('aoff', function() return 7 end)"
+        set before [dataset_snapshot]
+        r bgrewriteaof
+        wait_rewrite_done
+        assert_equal {appendonly.aof.2.base.aof appendonly.aof.2.incr.aof appendonly.aof.manifest} [aof_files]
+        set base [file_bytes [aof_path appendonly.aof.2.base.aof]]
+        assert_match "[resp FUNCTION LOAD "#!lua name=aoflib\nredis.register_function('aoff', function() return 7 end)"][resp SELECT 0]*" $base
+        assert_match "*[resp SELECT 4]*" $base
+        # Collections go in commands of at most 64 items: hash-ht has 600 fields (9 x 64 + 24).
+        assert_equal 9 [regexp -all {\*130\r\n\$5\r\nHMSET\r\n\$11\r\ndb0:hash-ht\r\n} $base]
+        assert_equal 1 [regexp -all {\*50\r\n\$5\r\nHMSET\r\n\$11\r\ndb0:hash-ht\r\n} $base]
+        assert_match "*PEXPIREAT*" $base
+        restart_server
+        assert_equal $before [dataset_snapshot]
+        assert_equal 7 [r fcall aoff 0]
+    }
 }
 
 start_server {overrides {appendonly yes aof-timestamp-enabled yes}} {
