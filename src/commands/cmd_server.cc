@@ -33,6 +33,7 @@
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_save.h"
 #include "types/list_type.h"
@@ -379,7 +380,9 @@ void cmd_debug(CommandContext& cx) {
   if (cx.is_arg(1, "help") && argc == 2) {
     return reply_help(
         cx, "DEBUG",
-        {"ASSERT", "    Crash by assertion failed.",
+        {"AOF-FSYNC-DELAY <ms>",
+         "    (Keel only) Make every background AOF fsync sleep <ms> first, as a stalled disk.",
+         "ASSERT", "    Crash by assertion failed.",
          "CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
          "    Dangerous: should be used only for testing the replication subsystem.",
          "DIGEST", "    Output a hex signature representing the current DB content.",
@@ -461,6 +464,12 @@ void cmd_debug(CommandContext& cx) {
     return cx.reply().ok();
   }
   if (cx.is_arg(1, "propagated") && argc <= 3) return debug_propagated(cx);
+  if (cx.is_arg(1, "aof-fsync-delay") && argc == 3) {
+    int64_t ms;
+    if (!parse_int64(cx.arg(2), &ms) || ms < 0 || ms > 60000) return cx.reply().error(kErrSyntax);
+    aof_set_fsync_delay_ms(static_cast<int>(ms));
+    return cx.reply().ok();
+  }
   if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
   if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
   if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);

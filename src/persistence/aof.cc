@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -50,6 +51,8 @@ int64_t now_s() { return time(nullptr); }
 
 // ---- Background fsync (Redis's bio AOF_FSYNC / CLOSE_AOF jobs) ---------------------------------
 
+std::atomic<int> g_fsync_delay_ms{0};  // DEBUG AOF-FSYNC-DELAY
+
 struct FsyncJob {
   int fd;
   bool close_after;
@@ -86,6 +89,8 @@ class FsyncThread {
         job = jobs_.front();
         jobs_.pop_front();
       }
+      const int delay = g_fsync_delay_ms.load(std::memory_order_relaxed);
+      if (delay > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
       if (fdatasync(job.fd) == -1 && errno != EBADF && errno != EINVAL) {
         error_.store(errno, std::memory_order_release);
       } else if (!job.close_after) {
@@ -518,6 +523,8 @@ bool aof_parse_manifest(std::string_view text, AofManifest* m, std::string* err,
 bool aof_persist_manifest() { return persist_manifest(aof_state().manifest); }
 
 uint64_t aof_pending_bio_fsync() { return fsync_thread().pending(); }
+
+void aof_set_fsync_delay_ms(int ms) { g_fsync_delay_ms.store(ms, std::memory_order_relaxed); }
 
 std::string_view aof_write_error() { return aof_state().write_error; }
 

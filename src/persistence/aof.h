@@ -101,6 +101,9 @@ void aof_cron();
 std::string_view aof_write_error();
 // Background fsyncs queued or running (aof_pending_bio_fsync).
 uint64_t aof_pending_bio_fsync();
+// DEBUG AOF-FSYNC-DELAY (Keel only, tests): every background fsync first sleeps this long, as a
+// stalled disk would make it last.
+void aof_set_fsync_delay_ms(int ms);
 // Shutdown: writes and fsyncs what is buffered ("Calling fsync() on the AOF file.").
 void aof_shutdown_flush();
 

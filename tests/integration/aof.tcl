@@ -216,6 +216,55 @@ start_server {overrides {appendonly yes}} {
     }
 }
 
+start_server {overrides {appendonly yes}} {
+    test "Automatic rewrite: auto-aof-rewrite-min-size and -percentage (0 disables it)" {
+        r config set rdbcompression no  ;# the base keeps the values' size
+        r config set auto-aof-rewrite-percentage 0
+        r config set auto-aof-rewrite-min-size 10kb
+        for {set i 0} {$i < 50} {incr i} { r set k$i [string repeat x 500] }
+        after 300
+        assert_equal 0 [server_info aof_rewrites]
+        r config set auto-aof-rewrite-percentage 100
+        wait_for_condition 100 50 {[server_info aof_rewrites] eq 1} { fail "no automatic rewrite" }
+        wait_rewrite_done
+        assert_equal 1 [log_matches "*Starting automatic rewriting of AOF on *% growth*"]
+        set base [server_info aof_base_size]
+        assert_morethan $base 25000
+        # The next one comes when the files have doubled since that rewrite.
+        for {set i 0} {$i < 20} {incr i} { r set k$i [string repeat y 500] }
+        after 300
+        assert_equal 1 [server_info aof_rewrites]
+        for {set i 20} {$i < 80} {incr i} { r set k$i [string repeat y 500] }
+        wait_for_condition 100 50 {[server_info aof_rewrites] eq 2} { fail "no second automatic rewrite" }
+        wait_rewrite_done
+        r config set auto-aof-rewrite-min-size 64mb
+    }
+}
+
+start_server {overrides {appendonly yes appendfsync everysec}} {
+    test "everysec with a stalled disk: writes wait up to 2 s for the fsync, then go anyway; the loop never blocks" {
+        if {![is_keel]} { skip_test "DEBUG AOF-FSYNC-DELAY is Keel's" }
+        r debug aof-fsync-delay 3500
+        r set a 1
+        after 1100
+        r set a 2  ;# written, and the once-a-second fsync starts (and stalls)
+        wait_for_condition 20 20 {[server_info aof_pending_bio_fsync] eq 1} { fail "no background fsync" }
+        r set b 1  ;# its write waits for the fsync: answered, held in the buffer
+        assert_morethan [server_info aof_buffer_length] 0
+        assert_equal 0 [server_info aof_delayed_fsync]
+        set t0 [clock milliseconds]
+        for {set i 0} {$i < 20} {incr i} { r ping }
+        assert_lessthan [expr {[clock milliseconds] - $t0}] 500
+        wait_for_condition 60 50 {[server_info aof_delayed_fsync] eq 1} { fail "the write was not forced" }
+        assert_equal 0 [server_info aof_buffer_length]
+        assert_equal 1 [log_matches "*Asynchronous AOF fsync is taking too long (disk is busy?). Writing the AOF buffer without waiting for fsync to complete, this may slow down Redis.*"]
+        r debug aof-fsync-delay 0
+        wait_for_condition 100 50 {[server_info aof_pending_bio_fsync] eq 0} { fail "fsync never ended" }
+        restart_server
+        assert_equal {2 1} [list [r get a] [r get b]]
+    }
+}
+
 start_server {overrides {appendonly yes aof-use-rdb-preamble no}} {
     test "aof-use-rdb-preamble no: the base file is named .base.aof" {
         assert_equal {appendonly.aof.1.base.aof appendonly.aof.1.incr.aof appendonly.aof.manifest} [aof_files]
