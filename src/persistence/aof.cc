@@ -779,6 +779,11 @@ bool aof_start(std::string* err) {
       LOG_NOTICE("AOF was enabled but there is already an AOF rewriting in background. Stopping "
                  "background AOF and starting a rewrite now.");
       aof_kill_rewrite_child();
+      // Reaped now (it exits at once on SIGUSR1): the new rewrite needs the fork slot.
+      for (int i = 0; i < 5000 && aof_rewrite_active(); i++) {
+        rdb_check_child();
+        if (aof_rewrite_active()) usleep(1000);
+      }
     }
     std::string e;
     if (!aof_rewrite_background(&e)) {

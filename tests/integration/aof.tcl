@@ -94,6 +94,33 @@ test "INFO persistence with the AOF off: the fields Redis 7.0 shows, and no size
     }
 }
 
+test "BGREWRITEAOF with the AOF off writes a base and a manifest; CONFIG SET appendonly yes during it restarts it" {
+    r flushall
+    r set k v
+    r config set rdb-key-save-delay 200000
+    assert_equal {Background append only file rewriting started} [r bgrewriteaof]
+    # Turning the AOF on kills that child and starts the rewrite that switches it on.
+    assert_equal OK [r config set appendonly yes]
+    assert_equal 0 [server_info aof_rewrite_scheduled]
+    assert_equal 1 [server_info aof_rewrite_in_progress]
+    assert_equal 1 [log_matches "*AOF was enabled but there is already an AOF rewriting in background. Stopping background AOF and starting a rewrite now.*"]
+    r config set rdb-key-save-delay 0
+    wait_rewrite_done
+    assert_equal 1 [server_info aof_enabled]
+    r set k2 v2
+    set m [manifest]
+    assert_match "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n" $m
+    assert_equal OK [r config set appendonly no]
+    r flushall
+    # With the AOF off, a rewrite writes a new base; the incremental files become history.
+    r set only-in-base 1
+    assert_equal {Background append only file rewriting started} [r bgrewriteaof]
+    wait_rewrite_done
+    assert_equal "file appendonly.aof.2.base.rdb seq 2 type b\n" [manifest]
+    assert_equal {appendonly.aof.2.base.rdb appendonly.aof.manifest} [aof_files]
+    r flushall
+}
+
 start_server {overrides {appendonly yes}} {
     test "appendonly yes at start: base 1 (RDB preamble), incr 1, the manifest naming both" {
         assert_equal {appendonly.aof.1.base.rdb appendonly.aof.1.incr.aof appendonly.aof.manifest} [aof_files]
@@ -238,6 +265,36 @@ start_server {overrides {appendonly yes}} {
         wait_for_condition 100 50 {[server_info aof_rewrites] eq 2} { fail "no second automatic rewrite" }
         wait_rewrite_done
         r config set auto-aof-rewrite-min-size 64mb
+    }
+}
+
+start_server {overrides {appendonly yes appendfsync always}} {
+    test "appendfsync always: pipelined clients share one fdatasync per loop iteration" {
+        if {[catch {exec which strace}]} { skip_test "no strace" }
+        set trace [file join [srv dir] strace.out]
+        set pid [srv pid]
+        set st [open "|strace -f -qq -e trace=fdatasync,fsync -o $trace -p $pid 2>@1" r]
+        after 300
+        set clients {}
+        for {set c 0} {$c < 10} {incr c} { lappend clients [redis_deferring_client] }
+        set batch ""
+        foreach rd $clients {
+            set bytes ""
+            for {set i 0} {$i < 100} {incr i} { append bytes [resp SET k$i-$rd v$i] }
+            $rd write $bytes
+        }
+        foreach rd $clients {
+            for {set i 0} {$i < 100} {incr i} { assert_equal OK [$rd read] }
+            $rd close
+        }
+        after 200
+        catch {exec kill -INT [pid $st]}
+        catch {close $st}
+        set syncs [regexp -all -line {^.*(fdatasync|fsync)\(} [file_bytes $trace]]
+        assert_morethan $syncs 0
+        # 1000 acknowledged writes; one fsync per command would be 1000.
+        assert_lessthan $syncs 200
+        assert_equal 1000 [r dbsize]
     }
 }
 
