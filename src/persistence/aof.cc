@@ -467,7 +467,7 @@ bool aof_parse_manifest(std::string_view text, AofManifest* m, std::string* err,
       return false;
     }
     AofInfo info;
-    bool have_type = false;
+    info.type = 0;
     for (size_t i = 0; i + 1 < tok.size(); i += 2) {
       if (iequal(tok[i], "file")) {
         info.name = tok[i + 1];
@@ -478,9 +478,8 @@ bool aof_parse_manifest(std::string_view text, AofManifest* m, std::string* err,
       } else if (iequal(tok[i], "seq")) {
         info.seq = strtoll(tok[i + 1].c_str(), nullptr, 10);
       } else if (iequal(tok[i], "type")) {
-        info.type = tok[i + 1].empty() ? '?' : tok[i + 1][0];
-        have_type = tok[i + 1].size() == 1;
-        if (!have_type) info.type = '?';
+        // Only the first character counts (Redis reads "bb" as "b").
+        info.type = tok[i + 1].empty() ? 0 : tok[i + 1][0];
       }
       // Unknown keys are ignored (later versions may add some).
     }
