@@ -654,3 +654,24 @@ test "Disk full with appendfsync always: the server exits rather than acknowledg
         catch {exec umount $mnt}
     }
 }
+
+test "Damaged files (cut, flipped, inserted, deleted bytes): loaded or refused with exit 1, never a crash" {
+    if {![is_keel]} { skip_test "runs keel-check-aof" }
+    set dir [::keel::new_tmpdir]
+    set tool [file join $dir keel-check-aof]
+    file link -symbolic $tool [file normalize $::keel::opt(server)]
+    r flushall
+    r set a 1
+    r rpush l 1 2 3
+    r hset h f v
+    r save
+    file copy [file join [srv dir] dump.rdb] [file join $dir base.rdb]
+    set port [::keel::find_free_port]
+    set out [exec /usr/bin/python3 [file join $::keel::tests_dir helpers aof_damage.py] \
+                 --server $::keel::opt(server) --checker $tool --port $port --dir $dir \
+                 --base [file join $dir base.rdb] --seconds 4 2>@1]
+    lassign [lindex [split [string trim $out] "\n"] end] ok cases loaded refused
+    assert_equal OK $ok $out
+    assert_morethan $cases 10
+    assert_morethan $refused 0
+}
