@@ -121,6 +121,21 @@ test "BGREWRITEAOF with the AOF off writes a base and a manifest; CONFIG SET app
     r flushall
 }
 
+test "SHUTDOWN while the AOF being turned on has no file yet is refused (unless FORCE)" {
+    r flushall
+    r set k v
+    r config set rdb-key-save-delay 300000
+    assert_equal OK [r config set appendonly yes]
+    assert_error "ERR Errors trying to SHUTDOWN. Check logs." {r shutdown nosave}
+    assert_equal 1 [log_matches "*Writing initial AOF, can't exit.*"]
+    assert_equal PONG [r ping]
+    r config set rdb-key-save-delay 0
+    wait_rewrite_done
+    assert_equal 1 [server_info aof_enabled]
+    r config set appendonly no
+    r flushall
+}
+
 start_server {overrides {appendonly yes}} {
     test "appendonly yes at start: base 1 (RDB preamble), incr 1, the manifest naming both" {
         assert_equal {appendonly.aof.1.base.rdb appendonly.aof.1.incr.aof appendonly.aof.manifest} [aof_files]
