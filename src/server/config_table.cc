@@ -270,7 +270,8 @@ void rewrite_obuf(const Directive& d, std::vector<std::pair<std::string, bool>>*
 // appendfilename / appenddirname: a name, not a path (Redis's pathIsBaseName check).
 bool check_aof_name(const Directive& d, const Args& args, std::string* err) {
   if (args[0].find('/') != std::string::npos) {
-    *err = std::string(d.name) + " can't be a path, just a filename";
+    *err = std::string(d.name) + (strcmp(d.name, "appenddirname") == 0 ? " can't be a path, just a dirname"
+                                                                     : " can't be a path, just a filename");
     return false;
   }
   return true;

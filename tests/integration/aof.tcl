@@ -76,6 +76,12 @@ test "AOF directives: Redis's defaults, enums, bounds and immutable names" {
     assert_equal OK [r config set auto-aof-rewrite-min-size 1kb]
     assert_equal {auto-aof-rewrite-min-size 1024} [r config get auto-aof-rewrite-min-size]
     assert_error "*appendonly*argument must be 'yes' or 'no'*" {r config set appendonly maybe}
+    foreach {name what} {appendfilename filename appenddirname dirname} {
+        set dir [::keel::new_tmpdir]
+        lassign [start_aof_expecting_exit $dir --$name a/b] status log
+        assert_equal 1 $status
+        assert_match "*$name can't be a path, just a $what*" $log
+    }
     r config set auto-aof-rewrite-min-size 64mb
 }
 
