@@ -697,11 +697,13 @@ bool aof_load_on_startup(bool* loaded) {
   *loaded = true;
   loading_state().total_bytes = total;
   const int64_t start = monotonic_us();
+  uint64_t before = 0;
   for (size_t k = 0; k < files.size(); k++) {
     const AofInfo& f = *files[k];
     const bool last = k + 1 == files.size();
     const int64_t t0 = monotonic_us();
-    const AofLoadStatus r = aof_load_file(f.name, last);
+    const AofLoadStatus r = aof_load_file(f.name, last, before);
+    before += file_size(aof_file_path(f.name));
     if (r == AofLoadStatus::kTruncated && !last) {
       LOG_WARNING("Fatal error: the truncated file is not the last file");
       return false;

@@ -164,8 +164,8 @@ bool aof_write_commands(RdbOut& out);
 
 enum class AofLoadStatus { kOk, kEmpty, kNotExist, kTruncated, kFailed };
 // Loads one file of the AOF (RDB preamble and/or commands). `last`: the last file, the only
-// one that may be truncated.
-AofLoadStatus aof_load_file(const std::string& name, bool last);
+// one that may be truncated; `before`: bytes of the files loaded before it (loading progress).
+AofLoadStatus aof_load_file(const std::string& name, bool last, uint64_t before = 0);
 // keel-check-aof [--fix] FILE|MANIFEST: redis-check-aof's report; returns the exit code.
 int aof_check_main(int argc, char** argv);
 

@@ -187,7 +187,7 @@ bool has_rdb_preamble(int fd) {
 
 }  // namespace
 
-AofLoadStatus aof_load_file(const std::string& name, bool last) {
+AofLoadStatus aof_load_file(const std::string& name, bool last, uint64_t before) {
   const AofOptions& o = aof_options();
   const std::string path = aof_file_path(name);
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -277,7 +277,7 @@ AofLoadStatus aof_load_file(const std::string& name, bool last) {
     valid_up_to = sc.offset();
     if (g_rdb_load_events != nullptr && valid_up_to >= next_events) {
       next_events = valid_up_to + static_cast<uint64_t>(persistence_options().loading_events_interval);
-      ls.loaded_bytes = valid_up_to;
+      ls.loaded_bytes = before + valid_up_to;
       g_rdb_load_events();
     }
   }
