@@ -226,8 +226,10 @@ def main():
             sys.exit("round %d: dataset %s is no prefix of the %d operations (acked %d, seed %d)"
                      % (rnd_no, sig, acked + 1, acked, args.seed))
         lost = max(0, acked - matched)
+        lost_age = 0.0
         if lost:
             oldest_lost_ack = acked_times[matched - start_i]
+            lost_age = kill_time - oldest_lost_ack
             if args.allow_loss_sec <= 0 or kill_time - oldest_lost_ack > args.allow_loss_sec:
                 sys.exit("round %d: %d acknowledged writes lost (acked %d, found %d, seed %d)"
                          % (rnd_no, lost, acked, matched, args.seed))
@@ -236,8 +238,10 @@ def main():
         if errs:
             sys.exit("round %d: contents differ: %s (seed %d)" % (rnd_no, errs, args.seed))
         model = probe
-        print("round %d: %d ops, acked %d, found %d, lost %d%s" % (
-            rnd_no, acked - start_i, acked, matched, lost, " (rewrite)" if rewrite_at is not None else ""))
+        print("round %d: %d ops, acked %d, found %d, lost %d%s%s" % (
+            rnd_no, acked - start_i, acked, matched, lost,
+            " (acknowledged %.3f s or less before the kill)" % lost_age if lost else "",
+            " (rewrite)" if rewrite_at is not None else ""))
         sys.stdout.flush()
     proc.send_signal(signal.SIGKILL)
     proc.wait()

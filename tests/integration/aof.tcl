@@ -7,6 +7,16 @@
 
 source [file join $::keel::tests_dir helpers rdb_util.tcl]
 
+# A fresh scratch directory (removed with the others when the file passes). Not
+# ::keel::new_tmpdir: while a server runs, that returns (and empties) the running server's dir.
+proc aof_tmpdir {} {
+    set d [file join $::keel::tests_dir tmp aof-[pid]-[incr ::aof_tmp_seq]]
+    file delete -force $d
+    file mkdir $d
+    lappend ::keel::tmpdirs $d
+    return $d
+}
+
 proc aof_dir {{level 0}} { return [file join [srv $level dir] appendonlydir] }
 proc aof_path {name {level 0}} { return [file join [aof_dir $level] $name] }
 proc manifest {{level 0}} { return [file_bytes [aof_path appendonly.aof.manifest $level]] }
@@ -43,7 +53,7 @@ proc start_aof_expecting_exit {dir args} {
 # A directory with appendonlydir/ holding `files` (name -> bytes) and a manifest listing
 # `entries` ({name seq type} ...). Returns the directory.
 proc make_aof_dir {entries files} {
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     file mkdir [file join $dir appendonlydir]
     set m ""
     foreach e $entries { append m "file [lindex $e 0] seq [lindex $e 1] type [lindex $e 2]\n" }
@@ -77,7 +87,7 @@ test "AOF directives: Redis's defaults, enums, bounds and immutable names" {
     assert_equal {auto-aof-rewrite-min-size 1024} [r config get auto-aof-rewrite-min-size]
     assert_error "*appendonly*argument must be 'yes' or 'no'*" {r config set appendonly maybe}
     foreach {name what} {appendfilename filename appenddirname dirname} {
-        set dir [::keel::new_tmpdir]
+        set dir [aof_tmpdir]
         lassign [start_aof_expecting_exit $dir --$name a/b] status log
         assert_equal 1 $status
         assert_match "*$name can't be a path, just a $what*" $log
@@ -458,7 +468,7 @@ test "Load: malformed manifests are refused with Redis's reasons" {
         "file x seq 2 type i\nfile y seq 1 type i\n" "Found a non-monotonic sequence number"
         "file x seq 1 type z\n" "Unknown AOF file type"
     } {
-        set dir [::keel::new_tmpdir]
+        set dir [aof_tmpdir]
         file mkdir [file join $dir appendonlydir]
         write_bytes [file join $dir appendonlydir appendonly.aof.manifest] $text
         lassign [start_aof_expecting_exit $dir] status log
@@ -479,7 +489,7 @@ test "Load: an unfinished MULTI at the end is reverted (the file cut before it)"
 }
 
 test "Load: an old single appendonly.aof is moved into the directory and loaded" {
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     write_bytes [file join $dir appendonly.aof] "[resp SELECT 0][resp SET a 1][resp RPUSH l x y]"
     start_server [list overrides [list appendonly yes dir $dir]] {
         assert_equal {1 {x y}} [list [r get a] [r lrange l 0 -1]]
@@ -497,7 +507,7 @@ test "Load: an old single appendonly.aof is moved into the directory and loaded"
 
 test "Load: an old single file with an RDB preamble and a command tail" {
     # The preamble: a dump written by the server at hand, then commands appended.
-    set src [::keel::new_tmpdir]
+    set src [aof_tmpdir]
     set overrides [list dir $src]
     if {[is_keel]} { lappend overrides rdb-version 10 }
     start_server [list overrides $overrides] {
@@ -506,7 +516,7 @@ test "Load: an old single file with an RDB preamble and a command tail" {
         r pexpire ttlkey 100000000
         r save
     }
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     write_bytes [file join $dir appendonly.aof] "[file_bytes [file join $src dump.rdb]][resp SET tail 2][resp PERSIST ttlkey]"
     start_server [list overrides [list appendonly yes dir $dir]] {
         assert_equal {1 2 v -1} [list [r get pre] [r get tail] [r get ttlkey] [r ttl ttlkey]]
@@ -514,7 +524,7 @@ test "Load: an old single file with an RDB preamble and a command tail" {
 }
 
 test "Load: with appendonly yes the RDB file is not read" {
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     start_server [list overrides [list dir $dir]] {
         r set from-rdb 1
         r save
@@ -528,7 +538,7 @@ test "Load: with appendonly yes the RDB file is not read" {
 
 test "keel-check-aof: valid files, truncation, --fix, manifests" {
     if {![is_keel]} { skip_test "keel-check-aof is Keel's" }
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     set tool [file join $dir keel-check-aof]
     file link -symbolic $tool [file normalize $::keel::opt(server)]
     write_bytes [file join $dir ok.aof] $::ok_cmds
@@ -566,7 +576,7 @@ test "keel-check-aof: valid files, truncation, --fix, manifests" {
 
 test "Interop: an appendonlydir written by redis-server 7.0 (base, rewrite, incr) loads in Keel" {
     if {![is_keel]} { skip_test "compares Keel with redis-server" }
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     start_server [list binary [reference_server_binary] overrides [list dir $dir appendonly yes]] {
         foreach {db ttl} {0 0 2 5000000} {
             r select $db
@@ -591,7 +601,7 @@ test "Interop: an appendonlydir written by redis-server 7.0 (base, rewrite, incr
 
 test "Interop: an appendonlydir written by Keel (rdb-version 10) loads in redis-server 7.0" {
     if {![is_keel]} { skip_test "compares Keel with redis-server" }
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     start_server [list overrides [list dir $dir appendonly yes rdb-version 10]] {
         foreach {db ttl} {0 0 3 5000000} {
             r select $db
@@ -624,7 +634,7 @@ proc fill_fs {mnt} {
 }
 
 test "Disk full: writes refused with MISCONF, reads served, recovery when space comes back" {
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     if {![mount_small_fs $dir 256]} { skip_test "cannot mount a tmpfs here" }
     set mnt $dir
     try {
@@ -658,7 +668,7 @@ test "Disk full: writes refused with MISCONF, reads served, recovery when space 
 }
 
 test "Disk full with appendfsync always: the server exits rather than acknowledge" {
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     if {![mount_small_fs $dir 256]} { skip_test "cannot mount a tmpfs here" }
     set mnt $dir
     try {
@@ -678,7 +688,7 @@ test "Disk full with appendfsync always: the server exits rather than acknowledg
 
 test "Damaged files (cut, flipped, inserted, deleted bytes): loaded or refused with exit 1, never a crash" {
     if {![is_keel]} { skip_test "runs keel-check-aof" }
-    set dir [::keel::new_tmpdir]
+    set dir [aof_tmpdir]
     set tool [file join $dir keel-check-aof]
     file link -symbolic $tool [file normalize $::keel::opt(server)]
     r flushall
