@@ -767,11 +767,13 @@ bool aof_open_on_startup() {
 
 // ---- On / off at run time -----------------------------------------------------------------------
 
-bool aof_start(std::string* err) {
+bool aof_start(std::string* err, bool defer) {
   AofState& a = aof_state();
   if (a.status != AofStatus::kOff) return true;
   a.status = AofStatus::kWaitRewrite;
-  if (any_child_active() && persistence_state().child_type != kChildAof) {
+  if (defer && !aof_rewrite_active()) {
+    a.rewrite_scheduled = true;
+  } else if (any_child_active() && persistence_state().child_type != kChildAof) {
     a.rewrite_scheduled = true;
     LOG_NOTICE("AOF was enabled but there is already another background operation. An AOF "
                "background was scheduled to start when possible.");

@@ -141,8 +141,10 @@ bool aof_load_on_startup(bool* loaded);
 // After the load: creates the base if there is none, opens (or creates) the last incremental,
 // persists the manifest, switches the writer on. False (logged) when the process must exit.
 bool aof_open_on_startup();
-// CONFIG SET appendonly yes / no.
-bool aof_start(std::string* err);
+// CONFIG SET appendonly yes / no. `defer`: inside a transaction, whose commands propagate only
+// when it ends: the rewrite is scheduled for the cron, so its snapshot cannot already hold
+// changes that will then also be appended.
+bool aof_start(std::string* err, bool defer = false);
 void aof_stop();
 
 // ---- Rewrite ------------------------------------------------------------------------------------

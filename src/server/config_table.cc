@@ -149,7 +149,7 @@ bool set_appendonly(const Directive&, const Args& args, std::string* err) {
   }
   AofOptions& o = aof_options();
   if (!g_reading_config_file && on != o.appendonly) {
-    if (on && !aof_start(err)) return false;
+    if (on && !aof_start(err, exec_depth() > 1)) return false;
     if (!on) aof_stop();
   }
   o.appendonly = on;

@@ -137,6 +137,29 @@ test "BGREWRITEAOF with the AOF off writes a base and a manifest; CONFIG SET app
     r flushall
 }
 
+test "CONFIG SET appendonly yes inside MULTI: the transaction's writes are counted once" {
+    r flushall
+    # Keel: with another consumer of the change stream the transaction's first INCR is recorded
+    # before the AOF exists; a rewrite forked inside the transaction would hold it twice.
+    if {[is_keel]} { r debug propagated on }
+    r multi
+    r incr c
+    r config set appendonly yes
+    r incr c
+    r exec
+    wait_for_condition 100 50 {[server_info aof_enabled] eq 1} { fail "AOF not on" }
+    wait_rewrite_done
+    r incr c
+    set dir [srv dir]
+    assert_equal OK [r config set appendonly no]
+    if {[is_keel]} { r debug propagated off }
+    # The files alone, loaded by a server of their own.
+    start_server [list overrides [list dir $dir appendonly yes]] {
+        assert_equal 3 [r get c]
+    }
+    r flushall
+}
+
 test "SHUTDOWN while the AOF being turned on has no file yet is refused (unless FORCE)" {
     r flushall
     r set k v
