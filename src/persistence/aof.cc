@@ -334,9 +334,10 @@ bool persist_manifest(AofManifest& m) {
 
 // The new base's name; the current base (if any) becomes history.
 std::string new_base_and_mark_history(AofManifest& m) {
+  // Redis puts history entries at the head of its list (the manifest lists them newest first).
   if (m.base) {
     m.base->type = 'h';
-    m.history.push_back(*m.base);
+    m.history.insert(m.history.begin(), *m.base);
   }
   AofInfo b;
   b.seq = ++m.curr_base_seq;
@@ -361,18 +362,16 @@ std::string new_incr(AofManifest& m) {
 // covered by the new base.
 void mark_rewritten_incrs_history(AofManifest& m, bool keep_last) {
   const size_t keep = keep_last && !m.incrs.empty() ? 1 : 0;
-  while (m.incrs.size() > keep) {
-    AofInfo i = m.incrs.front();
-    m.incrs.erase(m.incrs.begin());
-    i.type = 'h';
-    m.history.push_back(i);
-  }
+  const size_t moved = m.incrs.size() - keep;
+  for (size_t k = 0; k < moved; k++) m.incrs[k].type = 'h';
+  m.history.insert(m.history.begin(), m.incrs.begin(), m.incrs.begin() + static_cast<std::ptrdiff_t>(moved));
+  m.incrs.erase(m.incrs.begin(), m.incrs.begin() + static_cast<std::ptrdiff_t>(moved));
   m.dirty = true;
 }
 
 void delete_history_files() {
   AofManifest& m = aof_state().manifest;
-  if (m.history.empty()) return;
+  if (m.history.empty() || aof_options().disable_auto_gc) return;
   for (const AofInfo& h : m.history) {
     LOG_NOTICE("Removing the history file %s in the background", h.name.c_str());
     unlink(aof_file_path(h.name).c_str());
@@ -520,6 +519,10 @@ bool aof_parse_manifest(std::string_view text, AofManifest* m, std::string* err,
 }
 
 bool aof_persist_manifest() { return persist_manifest(aof_state().manifest); }
+
+void aof_delete_history_files() {
+  if (aof_state().status != AofStatus::kOff) delete_history_files();
+}
 
 uint64_t aof_pending_bio_fsync() { return fsync_thread().pending(); }
 

@@ -33,6 +33,7 @@ struct AofOptions {
   bool use_rdb_preamble = true;             // aof-use-rdb-preamble
   bool timestamp_enabled = false;           // aof-timestamp-enabled
   bool rewrite_incremental_fsync = true;    // aof-rewrite-incremental-fsync
+  bool disable_auto_gc = false;             // aof-disable-auto-gc: keep history files
 };
 AofOptions& aof_options();
 
@@ -129,6 +130,8 @@ bool aof_parse_manifest(std::string_view text, AofManifest* m, std::string* err,
                         std::string* line_text);
 // Writes the manifest (temp file, fsync, rename, directory fsync). False (logged) on failure.
 bool aof_persist_manifest();
+// Deletes the history files and drops them from the manifest (not with aof-disable-auto-gc).
+void aof_delete_history_files();
 
 // ---- Start-up and switching on / off ------------------------------------------------------------
 

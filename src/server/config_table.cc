@@ -484,6 +484,12 @@ void add_persistence_directives(std::vector<Directive>* v) {
   v->push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(aof_options().timestamp_enabled), false));
   v->push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
                KEEL_REF(aof_options().rewrite_incremental_fsync), true));
+  {
+    // Turning the collection back on deletes the history files kept meanwhile (Redis).
+    Directive d = b("aof-disable-auto-gc", nullptr, 0, KEEL_REF(aof_options().disable_auto_gc), false);
+    d.post = aof_delete_history_files;
+    v->push_back(d);
+  }
   v->push_back(b("rdbcompression", nullptr, 0, KEEL_REF(persistence_options().rdbcompression), true));
   v->push_back(b("rdbchecksum", nullptr, kImmutable, KEEL_REF(persistence_options().rdbchecksum), true));
   // Keel's own: the RDB version SAVE and DUMP write (10 for Redis 7.0, 11 for 7.2+ and Valkey).

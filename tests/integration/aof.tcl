@@ -252,6 +252,24 @@ start_server {overrides {appendonly yes}} {
         assert_equal $before [dataset_snapshot]
     }
 
+    test "aof-disable-auto-gc yes keeps the history files (type h) until it is set back to no" {
+        assert_equal {aof-disable-auto-gc no} [r config get aof-disable-auto-gc]
+        set seq [lindex [regexp -inline {base.rdb seq ([0-9]+)} [manifest]] 1]
+        r config set aof-disable-auto-gc yes
+        r set gc 1
+        r bgrewriteaof
+        wait_rewrite_done
+        set n [expr {$seq + 1}]
+        set m [manifest]
+        # History newest first, as Redis lists it.
+        assert_equal "file appendonly.aof.$n.base.rdb seq $n type b\nfile appendonly.aof.$seq.incr.aof seq $seq type h\nfile appendonly.aof.$seq.base.rdb seq $seq type h\nfile appendonly.aof.$n.incr.aof seq $n type i\n" $m
+        assert_equal 1 [file exists [aof_path appendonly.aof.$seq.base.rdb]]
+        r config set aof-disable-auto-gc no
+        assert_equal "file appendonly.aof.$n.base.rdb seq $n type b\nfile appendonly.aof.$n.incr.aof seq $n type i\n" [manifest]
+        assert_equal 0 [file exists [aof_path appendonly.aof.$seq.base.rdb]]
+        r del gc
+    }
+
     test "BGREWRITEAOF while one runs, behind a BGSAVE, and inside MULTI" {
         r config set rdb-key-save-delay 20000
         r set x y
