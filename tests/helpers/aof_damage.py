@@ -52,11 +52,17 @@ def mutate(rnd, data):
     return bytes(data)
 
 
+# Under ASan/UBSan a report must not pass for the refusal's exit status 1.
+ENV = dict(os.environ)
+ENV["ASAN_OPTIONS"] = ENV.get("ASAN_OPTIONS", "") + ":exitcode=86"
+ENV["UBSAN_OPTIONS"] = ENV.get("UBSAN_OPTIONS", "") + ":exitcode=87"
+
+
 def run_server(args, d):
     log = os.path.join(d, "log")
     p = subprocess.Popen([args.server, "--port", str(args.port), "--bind", "127.0.0.1", "--dir", d,
                           "--appendonly", "yes", "--save", "", "--logfile", log],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     deadline = time.time() + 20
     while time.time() < deadline:
         rc = p.poll()
@@ -106,7 +112,8 @@ def main():
             f.write(i)
         cases += 1
         ck = subprocess.run([args.checker, os.path.join(d, "appendonlydir", "appendonly.aof.manifest")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                            env=ENV)
         if ck.returncode not in (0, 1):
             sys.exit("checker status %d (seed %d, case %d)" % (ck.returncode, args.seed, cases))
         how, rc = run_server(args, d)
