@@ -45,8 +45,17 @@ class AofScanner {
         return kCommand;
       }
       if (p == Parse::kAnnotation) {
-        pos_ += used;
-        lines_ += 1;
+        // keel-check-aof --truncate-to-timestamp: the first `#TS:` annotation later than the
+        // limit is where the file is cut; the scan ends there.
+        if (ts_limit >= 0 && ts_cut < 0) {
+          const std::string_view a(buf_.data() + pos_, used);
+          if (a.size() > 4 && a.substr(0, 4) == "#TS:" &&
+              strtoll(std::string(a.substr(4)).c_str(), nullptr, 10) > ts_limit) {
+            ts_cut = static_cast<int64_t>(base_ + pos_);
+            return kEnd;
+          }
+        }
+        pos_ += used;  // annotations are not counted as lines (redis-check-aof)
         continue;
       }
       if (p == Parse::kFormat) {
@@ -69,6 +78,8 @@ class AofScanner {
 
   uint64_t offset() const { return base_ + pos_; }  // after the last whole command
   uint64_t lines() const { return lines_; }
+  int64_t ts_limit = -1;  // --truncate-to-timestamp
+  int64_t ts_cut = -1;    // where the first later annotation starts
   std::string error;
   uint64_t error_offset = 0;
   int io_errno() const { return io_error_; }
@@ -320,10 +331,11 @@ enum class CheckResult { kValid, kEmpty, kInvalid, kFailed };
 struct CheckOutcome {
   CheckResult result = CheckResult::kValid;
   uint64_t size = 0, ok_up_to = 0;
+  int64_t ts_cut = -1;  // --truncate-to-timestamp: the offset to cut at (-1: nothing later)
 };
 
 // Checks one file: the RDB preamble (through the RDB checker) and the commands after it.
-CheckOutcome check_file(const std::string& path, const std::string& shown) {
+CheckOutcome check_file(const std::string& path, const std::string& shown, int64_t ts_limit) {
   CheckOutcome out;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -365,6 +377,7 @@ CheckOutcome check_file(const std::string& path, const std::string& shown) {
     start = r.end_offset;
   }
   AofScanner sc(fd, start);
+  sc.ts_limit = ts_limit;
   std::vector<std::string_view> argv;
   bool in_multi = false;
   uint64_t ok = start, before_multi = start;
@@ -373,7 +386,10 @@ CheckOutcome check_file(const std::string& path, const std::string& shown) {
   bool bad = false;
   for (;;) {
     const AofScanner::Result res = sc.next(&argv);
-    if (res == AofScanner::kEnd) break;
+    if (res == AofScanner::kEnd) {
+      if (!in_multi) ok = sc.offset();  // trailing annotations are fine
+      break;
+    }
     if (res == AofScanner::kIoError) {
       printf("Failed to read from %s: %s\n", shown.c_str(), strerror(sc.io_errno()));
       close(fd);
@@ -421,9 +437,19 @@ CheckOutcome check_file(const std::string& path, const std::string& shown) {
     bad = true;
   }
   if (bad && in_multi) ok = before_multi;
+  if (!bad && sc.ts_cut >= 0) {  // cut there; what follows is not looked at
+    close(fd);
+    out.ts_cut = sc.ts_cut;
+    out.ok_up_to = static_cast<uint64_t>(sc.ts_cut);
+    out.result = CheckResult::kValid;
+    return out;
+  }
   if (!error.empty()) printf("0x%16llx: %s\n", static_cast<unsigned long long>(error_offset), error.c_str());
   close(fd);
   out.ok_up_to = ok;
+  out.result = ok == out.size ? CheckResult::kValid : CheckResult::kInvalid;
+  // redis-check-aof prints no analysis when asked to cut at a timestamp and the file is whole.
+  if (ts_limit >= 0 && out.result == CheckResult::kValid) return out;
   printf("AOF analyzed: filename=%s, size=%llu, ok_up_to=%llu, ok_up_to_line=%llu, diff=%llu\n", shown.c_str(),
          static_cast<unsigned long long>(out.size), static_cast<unsigned long long>(ok),
          static_cast<unsigned long long>(sc.lines() + 1), static_cast<unsigned long long>(out.size - ok));
@@ -467,24 +493,67 @@ bool looks_like_manifest(const std::string& path) {
 
 }  // namespace
 
-int aof_check_main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    printf("Usage: %s [--fix] <file.manifest|file.aof>\n", argv[0]);
-    return 1;
+namespace {
+// --truncate-to-timestamp: false (and the message) when the file cannot be cut as asked.
+bool apply_ts_cut(const std::string& path, const std::string& shown, const CheckOutcome& c,
+                  int64_t ts, bool last, bool* cut) {
+  *cut = false;
+  if (ts < 0) return true;
+  if (c.ts_cut < 0) {
+    printf("Truncate nothing in AOF %s to timestamp %lld\n", shown.c_str(), static_cast<long long>(ts));
+    return true;
   }
+  if (c.ts_cut == 0) {
+    printf("AOF %s has nothing before timestamp %lld, aborting...\n", shown.c_str(), static_cast<long long>(ts));
+    return false;
+  }
+  if (!last) {
+    // This line names the file by its path from the manifest's directory ("./" when none).
+    const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
+    printf("Failed to truncate AOF %s to timestamp %lld to offset %lld because it is not the last file.\n",
+           where.c_str(), static_cast<long long>(ts), static_cast<long long>(c.ts_cut));
+    printf("If you insist, please delete all files after this file according to the manifest file and delete "
+           "the corresponding records in manifest file manually. Then re-run redis-check-aof.\n");
+    return false;
+  }
+  if (truncate(path.c_str(), static_cast<off_t>(c.ts_cut)) == -1) {
+    printf("Failed to truncate AOF %s to timestamp %lld\n", shown.c_str(), static_cast<long long>(ts));
+    return false;
+  }
+  printf("Successfully truncated AOF %s to timestamp %lld\n", shown.c_str(), static_cast<long long>(ts));
+  *cut = true;
+  return true;
+}
+}  // namespace
+
+int aof_check_main(int argc, char** argv) {
   bool fix = false;
-  if (argc == 3) {
-    if (strcmp(argv[1], "--fix") != 0) {
-      printf("Invalid argument: %s\n", argv[1]);
+  int64_t ts = -1;
+  if (argc == 3 && strcmp(argv[1], "--fix") == 0) {
+    fix = true;
+  } else if (argc == 4 && strcmp(argv[1], "--truncate-to-timestamp") == 0) {
+    char* end = nullptr;
+    errno = 0;
+    ts = strtoll(argv[2], &end, 10);
+    if (errno != 0 || end == argv[2] || *end != '\0' || ts < 0) {
+      printf("Invalid timestamp, aborting...\n");
       return 1;
     }
-    fix = true;
+  } else if (argc == 3) {
+    printf("Invalid argument: %s\n", argv[1]);
+    return 1;
+  } else if (argc != 2) {
+    printf("Usage: %s [--fix|--truncate-to-timestamp $timestamp] <file.manifest|file.aof>\n", argv[0]);
+    return 1;
   }
   const std::string input = argv[argc - 1];
   if (!looks_like_manifest(input)) {
     printf("Start checking Old-Style AOF\n");
-    const CheckOutcome c = check_file(input, input);
+    const CheckOutcome c = check_file(input, input, ts);
     if (c.result == CheckResult::kFailed) return 1;
+    bool cut = false;
+    if (!apply_ts_cut(input, input, c, ts, true, &cut)) return 1;
+    if (cut) return 0;
     if (c.result == CheckResult::kEmpty) {
       printf("Empty AOF file: %s\n", input.c_str());
       return 0;
@@ -533,9 +602,12 @@ int aof_check_main(int argc, char** argv) {
     } else if (k == (m.base ? 1u : 0u)) {
       printf("Start to check INCR files.\n");
     }
-    const CheckOutcome c = check_file(path, fi.name);
+    const CheckOutcome c = check_file(path, fi.name, ts);
     const char* kind = is_base ? "BASE" : "INCR";
     if (c.result == CheckResult::kFailed) return 1;
+    bool cut = false;
+    if (!apply_ts_cut(path, fi.name, c, ts, last, &cut)) return 1;
+    if (cut) continue;
     if (c.result == CheckResult::kEmpty) {
       printf("%s AOF %s is empty\n", kind, fi.name.c_str());
       continue;

@@ -727,6 +727,49 @@ test "Disk full with appendfsync always: the server exits rather than acknowledg
     }
 }
 
+# Runs a checker in `dir` (so both print the same relative names): {exit-status output}.
+proc run_checker {dir tool args} {
+    set old [pwd]
+    cd $dir
+    set status [catch {exec $tool {*}$args} out]
+    cd $old
+    return [list $status $out]
+}
+
+test "keel-check-aof --truncate-to-timestamp: the same output and cut as redis-check-aof 7.0" {
+    if {![is_keel]} { skip_test "keel-check-aof is Keel's" }
+    set base [aof_tmpdir]
+    set tool [file join $base keel-check-aof]
+    file link -symbolic $tool [file normalize $::keel::opt(server)]
+    set ts "#TS:100\r\n[resp set a 1]#TS:200\r\n[resp set b 2]#TS:300\r\n[resp set c 3]"
+    foreach {name files manifest args} [list \
+        cut [list t.aof $ts] "" {--truncate-to-timestamp 250 t.aof} \
+        nothing-before [list t.aof $ts] "" {--truncate-to-timestamp 50 t.aof} \
+        nothing-after [list t.aof $ts] "" {--truncate-to-timestamp 1000 t.aof} \
+        bad-ts [list t.aof $ts] "" {--truncate-to-timestamp abc t.aof} \
+        both-options [list t.aof $ts] "" {--fix --truncate-to-timestamp 5 t.aof} \
+        not-last [list a.1.incr.aof $ts a.2.incr.aof $ts] \
+            "file a.1.incr.aof seq 1 type i\nfile a.2.incr.aof seq 2 type i\n" {--truncate-to-timestamp 150 a.manifest} \
+        last [list a.1.incr.aof "#TS:100\r\n" a.2.incr.aof $ts] \
+            "file a.1.incr.aof seq 1 type i\nfile a.2.incr.aof seq 2 type i\n" {--truncate-to-timestamp 150 a.manifest} \
+        plain [list t.aof $ts] "" {t.aof} \
+    ] {
+        set results {}
+        foreach checker [list $tool /usr/bin/redis-check-aof] {
+            set dir [file join $base $name-[file tail $checker]]
+            file mkdir $dir
+            foreach {f bytes} $files { write_bytes [file join $dir $f] $bytes }
+            if {$manifest ne ""} { write_bytes [file join $dir a.manifest] $manifest }
+            lassign [run_checker $dir $checker {*}$args] status out
+            # Usage lines name the program.
+            regsub -all {Usage: \S+} $out {Usage: CHECKER} out
+            set sizes [lmap {f bytes} $files {file size [file join $dir $f]}]
+            lappend results [list $status $out $sizes]
+        }
+        assert_equal [lindex $results 1] [lindex $results 0] $name
+    }
+}
+
 test "Damaged files (cut, flipped, inserted, deleted bytes): loaded or refused with exit 1, never a crash" {
     if {![is_keel]} { skip_test "runs keel-check-aof" }
     set dir [aof_tmpdir]
