@@ -45,7 +45,9 @@ namespace {
 constexpr int64_t kWriteErrorLogPeriod = 30;   // seconds between two write-error log lines
 constexpr int64_t kMaxPostponeSec = 2;         // everysec: a write waits at most this long
 constexpr uint64_t kRewriteFailureLimit = 3;   // consecutive failures before backing off
-constexpr size_t kKeepBuffer = 4000;           // the buffer keeps this much capacity (Redis)
+// The buffer keeps up to this much capacity between writes, so steady traffic does not allocate
+// (Redis frees it above 4 KB; a -P16 load of 50 clients writes ~100 KB per loop iteration).
+constexpr size_t kKeepBuffer = 1 << 20;
 
 int64_t now_s() { return time(nullptr); }
 
