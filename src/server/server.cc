@@ -29,6 +29,7 @@
 #include "commands/pause.h"
 #include "commands/tracking.h"
 #include "commands/pubsub.h"
+#include "commands/slowlog.h"
 #include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
 #include "persistence/aof.h"
@@ -438,8 +439,10 @@ bool Server::load_data() {
     g_rdb_load_events = nullptr;
     g_loading_dataset = false;
     if (!ok) return false;
-    // Replayed commands are not client traffic (Redis runs them without call()).
+    // Replayed commands are not client traffic (Redis runs them without call()): out of
+    // commandstats, errorstats, the command count and SLOWLOG.
     if (loaded) {
+      slowlog().reset();
       reset_command_stats();
       error_stats().reset();
       dispatch_stats().total_commands_processed = 0;

@@ -229,6 +229,8 @@ start_server {overrides {appendonly yes}} {
         assert_equal 1 [log_matches "*DB loaded from incr file appendonly.aof.1.incr.aof*"]
         assert_equal 1 [log_matches "*DB loaded from append only file:*"]
         assert_equal 1 [log_matches "*Opening AOF incr file appendonly.aof.1.incr.aof on server start*"]
+        # Replayed commands are not client traffic: not in commandstats (nor in Redis).
+        assert_no_match "*cmdstat_rpush:*" [r info commandstats]
     }
 
     test "BGREWRITEAOF: new base and incr (seq 2), history removed, dataset kept" {
