@@ -642,10 +642,11 @@ test "Interop: an appendonlydir written by redis-server 7.0 (base, rewrite, incr
     }
 }
 
-test "Interop: an appendonlydir written by Keel (rdb-version 10) loads in redis-server 7.0" {
+test "Interop: an appendonlydir written by Keel (rdb-version 10; RDB or commands base) loads in redis-server 7.0" {
     if {![is_keel]} { skip_test "compares Keel with redis-server" }
+    foreach preamble {yes no} {
     set dir [aof_tmpdir]
-    start_server [list overrides [list dir $dir appendonly yes rdb-version 10]] {
+    start_server [list overrides [list dir $dir appendonly yes rdb-version 10 aof-use-rdb-preamble $preamble]] {
         foreach {db ttl} {0 0 3 5000000} {
             r select $db
             populate_types "before:" $ttl
@@ -661,7 +662,8 @@ test "Interop: an appendonlydir written by Keel (rdb-version 10) loads in redis-
         set before [dataset_snapshot]
     }
     start_server [list binary [reference_server_binary] overrides [list dir $dir appendonly yes]] {
-        assert_equal $before [dataset_snapshot]
+        assert_equal $before [dataset_snapshot] "aof-use-rdb-preamble $preamble"
+    }
     }
 }
 
