@@ -269,6 +269,43 @@ void debug_reload(CommandContext& cx, std::span<const std::string_view> options)
   cx.reply().ok();
 }
 
+// DEBUG LOADAOF: write the AOF buffer, empty the dbs and the function libraries, load the AOF
+// back as at start-up (Redis's debugCommand). The replayed commands must not reach the AOF (or
+// any other consumer of the change stream) again: the AOF's sink is detached meanwhile. As in
+// Redis, a file that does not load ends the process.
+void debug_loadaof(CommandContext& cx) {
+  // Never propagated itself (the dataset it leaves is the files' one), and never run by the load
+  // it starts (a file holding DEBUG LOADAOF would recurse without end).
+  cx.prevent_propagation();
+  static bool running = false;
+  if (running) return cx.reply().error("ERR DEBUG LOADAOF is already running");
+  running = true;
+  AofState& a = aof_state();
+  if (a.status == AofStatus::kOn) aof_flush(true);
+  if (g_aof_hooks.detach) g_aof_hooks.detach();
+  keyspace().flush_all();
+  tracking_flushed();
+  flush_libraries();
+  bool loaded = false;
+  if (!aof_load_manifest_from_disk() || !aof_load_on_startup(&loaded)) {
+    LOG_WARNING("Fatal error loading the AOF by DEBUG LOADAOF. Exiting.");
+    _exit(1);
+  }
+  // Redis 7.0 exits too when there is no AOF at all to load (appendonly off, no files).
+  if (!a.manifest.base && a.manifest.incrs.empty()) {
+    LOG_WARNING("DEBUG LOADAOF: there is no AOF to load. Exiting.");
+    _exit(1);
+  }
+  if ((a.status == AofStatus::kOn || (a.status == AofStatus::kWaitRewrite && aof_rewrite_active())) &&
+      g_aof_hooks.attach) {
+    g_aof_hooks.attach();
+  }
+  keyspace_stats().dirty = 0;
+  running = false;
+  LOG_WARNING("Append Only File loaded by DEBUG LOADAOF");
+  cx.reply().ok();
+}
+
 // FLUSHALL ends a running BGSAVE (its snapshot is stale) and, with save points configured,
 // writes the (now empty) snapshot, as Redis does.
 void flushall_snapshot() {

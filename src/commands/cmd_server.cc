@@ -44,6 +44,7 @@ namespace keel {
 // lines, then the closing "HELP" / "    Prints this help." pair Redis appends to every help.
 // Defined in cmd_persistence.cc.
 void debug_reload(CommandContext& cx, std::span<const std::string_view> options);
+void debug_loadaof(CommandContext& cx);  // cmd_persistence.cc
 void flushall_snapshot();
 
 void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines) {
@@ -391,6 +392,7 @@ void cmd_debug(CommandContext& cx) {
          "ERROR <string>",
          "    Return a Redis protocol error with <string> as message. Useful for clients",
          "    unit tests to simulate Redis errors.",
+         "LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
          "LOG <message>", "    Write <message> to the server log.",
          "KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
          "KEYSIZES-HIST-ASSERT <0|1>",
@@ -498,6 +500,7 @@ void cmd_debug(CommandContext& cx) {
     return cx.reply().ok();
   }
   if (cx.is_arg(1, "error") && argc == 3) return debug_error(cx);
+  if (cx.is_arg(1, "loadaof") && argc == 2) return debug_loadaof(cx);
   if (cx.is_arg(1, "reload")) {
     for (size_t i = 2; i < argc; i++) {
       if (!cx.is_arg(i, "merge") && !cx.is_arg(i, "noflush") && !cx.is_arg(i, "nosave")) {

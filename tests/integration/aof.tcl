@@ -233,6 +233,24 @@ start_server {overrides {appendonly yes}} {
         assert_no_match "*cmdstat_rpush:*" [r info commandstats]
     }
 
+    test "DEBUG LOADAOF: the dataset comes back from the files, and nothing is appended twice" {
+        set before [dataset_snapshot]
+        set size [file size [aof_path appendonly.aof.1.incr.aof]]
+        assert_equal OK [r debug loadaof]
+        assert_equal $before [dataset_snapshot]
+        assert_equal $size [file size [aof_path appendonly.aof.1.incr.aof]]
+        assert_equal 1 [log_matches "*Append Only File loaded by DEBUG LOADAOF*"]
+        # Appending goes on.
+        r set after-loadaof 1
+        assert_morethan [file size [aof_path appendonly.aof.1.incr.aof]] $size
+        r del after-loadaof
+        # Twice in a row (a propagated DEBUG LOADAOF would replay itself).
+        assert_equal OK [r debug loadaof]
+        assert_equal OK [r debug loadaof]
+        assert_equal $before [dataset_snapshot]
+        assert_equal -1 [string first "\r\ndebug\r\n" [string tolower [file_bytes [aof_path appendonly.aof.1.incr.aof]]]]
+    }
+
     test "BGREWRITEAOF: new base and incr (seq 2), history removed, dataset kept" {
         set before [dataset_snapshot]
         set rewrites [server_info aof_rewrites]
