@@ -23,6 +23,7 @@ import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, sy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import persistence  # noqa: E402  (utils/bench/persistence.py)
+import datatypes  # noqa: E402  (utils/bench/datatypes.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -270,7 +271,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory",
-                    help="comma-separated; also: persistence (not in the default list)")
+                    help="comma-separated; also: types (streams, HLL, geo, SORT: "
+                         "utils/bench/datatypes.py) and persistence (not in the default list)")
     ap.add_argument("--rdb-keys", type=int, default=0,
                     help="persistence: DEBUG POPULATE size (default 10M, --quick 1M)")
     ap.add_argument("--rdb-small-keys", type=int, default=0,
@@ -438,6 +440,9 @@ def main():
                              "", "", "", ""])
                 rows.append([f"memory/key rss {label}", k[1], r[1], k[1] / r[1], "", "", "", "", "",
                              "", ""])
+        if "types" in groups:
+            datatypes.run(keel, ref, sys.modules[__name__], a, pin, rows, seconds)
+            keel, ref = datatypes.memory(keel, ref, sys.modules[__name__], a, pin, rows)
         if "persistence" in groups:
             persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
                             a.rdb_keys, a.rdb_small_keys)
