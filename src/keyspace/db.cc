@@ -66,6 +66,11 @@ void Db::expire_now(Slot& slot) {
   erase_object(slot, object_length(slot.obj_), false);
 }
 
+void Db::signal_hooks(std::string_view key) const {
+  if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
+  if (g_keyspace_hooks.tracking) g_keyspace_hooks.tracking(key);
+}
+
 void Db::insert(Slot& slot, Object* obj) {
   KEEL_DCHECK(slot.obj_ == nullptr);
   obj->set_lru(g_clock.lru_clock);

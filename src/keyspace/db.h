@@ -69,8 +69,14 @@ struct KeyspaceHooks {
   // A key was modified (the same calls as touched()), for client-side caching's invalidation
   // (commands/tracking.h). Null while no tracking client remembers a key or a BCAST prefix.
   void (*tracking)(std::string_view key) = nullptr;
+  // touched or tracking is installed: signal()'s one test. Whoever sets either calls
+  // keyspace_hooks_updated().
+  bool signal_hooks = false;
 };
 extern KeyspaceHooks g_keyspace_hooks;
+inline void keyspace_hooks_updated() {
+  g_keyspace_hooks.signal_hooks = g_keyspace_hooks.touched != nullptr || g_keyspace_hooks.tracking != nullptr;
+}
 
 // The clock commands see: fixed while one command runs, so a key cannot expire half-way.
 struct KeyspaceClock {
@@ -232,9 +238,9 @@ class Db {
   }
   void signal(std::string_view key, bool count_dirty = true) {
     if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
-    if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
-    if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr)) g_keyspace_hooks.tracking(key);
+    if (KEEL_UNLIKELY(g_keyspace_hooks.signal_hooks)) signal_hooks(key);
   }
+  void signal_hooks(std::string_view key) const;  // WATCH, then client-side caching
 
   int id_;
   ObjectTable keys_;
