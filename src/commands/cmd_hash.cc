@@ -661,9 +661,12 @@ void hexpire_generic(CommandContext& cx, bool seconds, bool relative) {
   cx.db().length_changed(slot, old_len);
   cx.set_dirty(deleted + updated);
   if (updated == 0) return cx.prevent_propagation();
-  if (propagating()) {
+  // HPEXPIREAT with every field set goes out as received (Redis rewrites only what differs).
+  const bool as_received = !seconds && !relative && updated == n;
+  if (propagating() && !as_received) {
     const IntArg abs(when), count(updated);
-    std::vector<std::string_view> argv = {"HPEXPIREAT", cx.arg(1), abs.view()};
+    std::vector<std::string_view> argv = {seconds || relative ? std::string_view("HPEXPIREAT") : cx.arg(0),
+                                          cx.arg(1), seconds || relative ? abs.view() : cx.arg(2)};
     if (cond != kCondNone) argv.push_back(cx.arg(3));
     argv.push_back("FIELDS");
     argv.push_back(count.view());
