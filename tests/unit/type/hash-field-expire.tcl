@@ -502,3 +502,66 @@ test "Propagation of lazy and active field expiry: HDEL (7.4)" {
     assert_hfe_propagated {{HDEL h b}}
     r debug propagated off
 }
+
+# ---- RDB (Redis 7.4's types 24 and 25 at version 12) ----
+
+foreach enc {listpack hashtable} {
+    test "DEBUG RELOAD keeps field TTLs and drops fields expired meanwhile (7.4) ($enc)" {
+        r flushall
+        r config set hash-max-listpack-entries [expr {$enc eq "hashtable" ? 0 : 128}]
+        r debug set-active-expire 0
+        r hset h a 1 b 2 c 3 d 4
+        r hexpire h 1000 FIELDS 1 a
+        r hpexpire h 1 FIELDS 1 b
+        set at [expr {[clock milliseconds] + 500000}]
+        r hpexpireat h $at FIELDS 1 c
+        after 10
+        r debug reload
+        assert_encoding [expr {$enc eq "hashtable" ? "hashtable" : "listpackex"}] h
+        assert_equal 3 [r hlen h]
+        assert_range [r httl h FIELDS 1 a] 999 1000
+        assert_equal [list $at -1 -2] [r hpexpiretime h FIELDS 3 c d b]
+        assert_match "*subexpiry=1*" [r info keyspace]
+        # All fields expired: the key is not loaded.
+        r hset g x 1
+        r hpexpire g 1 FIELDS 1 x
+        after 10
+        r debug reload
+        assert_equal 0 [r exists g]
+        r debug set-active-expire 1
+        r config set hash-max-listpack-entries 128
+    }
+
+    test "DUMP / RESTORE of a hash with field TTLs (7.4) ($enc)" {
+        r flushall
+        r config set hash-max-listpack-entries [expr {$enc eq "hashtable" ? 0 : 128}]
+        r hset h a 1 b 2
+        r hexpire h 1000 FIELDS 1 a
+        set payload [r dump h]
+        # Version 12 in the footer, whatever rdb-version says (10 and 11 have no field TTLs).
+        assert_equal 12 [scan [string index $payload end-9] %c]
+        r restore h2 0 $payload
+        assert_range [r httl h2 FIELDS 1 a] 999 1000
+        assert_equal -1 [r httl h2 FIELDS 1 b]
+        assert_match "*subexpiry=2*" [r info keyspace]
+        r config set hash-max-listpack-entries 128
+    }
+}
+
+test "SAVE with rdb-version 11 writes a version 12 file when hashes have field TTLs" {
+    r flushall
+    r hset h a 1
+    r save
+    set fd [open [file join [lindex [r config get dir] 1] [lindex [r config get dbfilename] 1]] rb]
+    set head [read $fd 9]
+    close $fd
+    assert_equal REDIS0011 $head
+    r hexpire h 100 FIELDS 1 a
+    r save
+    set fd [open [file join [lindex [r config get dir] 1] [lindex [r config get dbfilename] 1]] rb]
+    set head [read $fd 9]
+    close $fd
+    assert_equal REDIS0012 $head
+    r debug reload
+    assert_range [r httl h FIELDS 1 a] 99 100
+}
