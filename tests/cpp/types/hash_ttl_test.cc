@@ -58,7 +58,9 @@ void check(const Object& o, const Model& m, int64_t now) {
         in_tail = true;
       } else {
         ASSERT_FALSE(in_tail) << "a field with a TTL after one without";
-        if (i > 0) ASSERT_LE(order[i - 1], order[i]);
+        if (i > 0) {
+          ASSERT_LE(order[i - 1], order[i]);
+        }
       }
     }
   } else {
