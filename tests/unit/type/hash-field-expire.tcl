@@ -565,3 +565,21 @@ test "SAVE with rdb-version 11 writes a version 12 file when hashes have field T
     r debug reload
     assert_range [r httl h FIELDS 1 a] 99 100
 }
+
+test "DEBUG DIGEST-VALUE counts a field's TTL by its presence (7.4)" {
+    r flushall
+    r hset h a 1 b 2
+    r hset g a 1 b 2
+    assert_equal [r debug digest-value h] [r debug digest-value g]
+    r hexpire h 100 FIELDS 1 a
+    assert_not_equal [r debug digest-value h] [r debug digest-value g]
+    r hexpire g 200 FIELDS 1 a
+    assert_equal [r debug digest-value h] [r debug digest-value g]
+    r hpersist h FIELDS 1 a
+    r hpersist g FIELDS 1 a
+    # The TTL support left behind (listpackex) does not change it.
+    assert_equal [r debug digest-value h] [r debug digest-value g]
+    r del g
+    r hset g a 1 b 2
+    assert_equal [r debug digest-value h] [r debug digest-value g]
+}
