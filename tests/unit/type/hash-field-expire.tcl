@@ -583,3 +583,70 @@ test "DEBUG DIGEST-VALUE counts a field's TTL by its presence (7.4)" {
     r hset g a 1 b 2
     assert_equal [r debug digest-value h] [r debug digest-value g]
 }
+
+# Random field-TTL traffic on one server, its propagated stream replayed on a second: both end
+# with the same dataset, field TTLs included. TTLs are either far away or already past, so
+# nothing expires by the clock while the test runs (past times delete at once, as HDEL).
+proc hfe_rand {} { expr {rand()} }
+proc hfe_random_op {} {
+    set k h[expr {int([hfe_rand] * 4)}]
+    set n [expr {1 + int([hfe_rand] * 3)}]
+    set fs {}
+    for {set i 0} {$i < $n} {incr i} { lappend fs f[expr {int([hfe_rand] * 8)}] }
+    set time [lindex {0 100000 200000 300000} [expr {int([hfe_rand] * 4)}]]
+    set cond [lindex {{} NX XX GT LT} [expr {int([hfe_rand] * 5)}]]
+    set pairs {}
+    foreach f $fs { lappend pairs $f [expr {int([hfe_rand] * 100)}] }
+    switch [expr {int([hfe_rand] * 12)}] {
+        0 { r hset $k {*}$pairs }
+        1 { r hpexpire $k $time {*}$cond FIELDS $n {*}$fs }
+        2 { r hexpire $k [expr {$time / 1000}] {*}$cond FIELDS $n {*}$fs }
+        3 { r hpexpireat $k [expr {$time == 0 ? 1 : [clock milliseconds] + $time}] FIELDS $n {*}$fs }
+        4 { r hpersist $k FIELDS $n {*}$fs }
+        5 { r hgetdel $k FIELDS $n {*}$fs }
+        6 { r hgetex $k {*}[lindex [list {} PERSIST [list PX $time] [list EX [expr {$time / 1000}]]] [expr {int([hfe_rand] * 4)}]] FIELDS $n {*}$fs }
+        7 { r hsetex $k {*}[lindex {{} FNX FXX} [expr {int([hfe_rand] * 3)}]] {*}[lindex [list {} KEEPTTL [list PX $time] [list EXAT [expr {[clock seconds] + $time / 1000}]]] [expr {int([hfe_rand] * 4)}]] FIELDS $n {*}$pairs }
+        8 { r hincrby $k [lindex $fs 0] 1 }
+        9 { r hincrbyfloat $k [lindex $fs 0] 0.5 }
+        10 { r hdel $k {*}$fs }
+        11 { catch { r rename $k h[expr {int([hfe_rand] * 4)}] } }
+    }
+}
+
+proc hfe_dataset {} {
+    set out {}
+    foreach k [lsort [r keys *]] {
+        foreach {f v} [lsort -stride 2 [r hgetall $k]] {
+            lappend out $k $f $v [r hpexpiretime $k FIELDS 1 $f]
+        }
+    }
+    return $out
+}
+
+foreach entries {128 0} {
+test "Replaying the propagated stream of random field-TTL traffic gives the same dataset (7.4 / 8.0) (hash-max-listpack-entries $entries)" {
+    r select 0
+    r flushall
+    r config set hash-max-listpack-entries $entries
+    r debug propagated on
+    r debug propagated
+    expr {srand(19)}
+    for {set i 0} {$i < 1500} {incr i} {
+        if {[catch {hfe_random_op} e] && ![string match "*not an integer*" $e] && ![string match "*not a float*" $e]} {
+            fail "unexpected error: $e"
+        }
+    }
+    set stream [r debug propagated]
+    r debug propagated off
+    set want [hfe_dataset]
+    set digest [r debug digest]
+    assert_morethan [llength $want] 0
+    start_server [list overrides [list hash-max-listpack-entries $entries]] {
+        foreach cmd $stream { r {*}$cmd }
+        r select 0
+        assert_equal $want [hfe_dataset]
+        assert_equal $digest [r debug digest]
+    }
+    r config set hash-max-listpack-entries 128
+}
+}
