@@ -70,6 +70,7 @@ void count_lazyfree(const Object* o) {
   switch (o->encoding()) {
     case Encoding::kQuicklist: effort = static_cast<const Quicklist*>(o->ptr())->node_count(); break;
     case Encoding::kHashtable:
+    case Encoding::kHashtableEx:
     case Encoding::kSkiplist: effort = static_cast<size_t>(object_length(o)); break;
     default: break;
   }
