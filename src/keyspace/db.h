@@ -259,15 +259,17 @@ class Db {
     }
   }
   void hfe_forget(std::string_view key);
+  // The two encodings of hashes with field TTLs are 12 and 13: one compare on every mutation.
+  static_assert(static_cast<unsigned>(Encoding::kListpackEx) == 12 &&
+                static_cast<unsigned>(Encoding::kHashtableEx) == 13);
+  static bool has_field_ttls(const Object* o) {
+    return (static_cast<unsigned>(o->encoding()) | 1u) == 13u;
+  }
   void hfe_note_gone(const Object* o) {
-    if (KEEL_UNLIKELY(o->encoding() == Encoding::kListpackEx || o->encoding() == Encoding::kHashtableEx)) {
-      hfe_forget(o->key());
-    }
+    if (KEEL_UNLIKELY(has_field_ttls(o))) hfe_forget(o->key());
   }
   void hfe_note_added(const Object* o) {
-    if (KEEL_UNLIKELY(o->encoding() == Encoding::kListpackEx || o->encoding() == Encoding::kHashtableEx)) {
-      hfe_update(o);
-    }
+    if (KEEL_UNLIKELY(has_field_ttls(o))) hfe_update(o);
   }
   void signal(std::string_view key, bool count_dirty = true) {
     if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
