@@ -45,6 +45,7 @@ enum CommandFlag : uint32_t {
   kSentinel = 1u << 18,       // sentinel
   kProtected = 1u << 19,      // (not shown) DEBUG, MODULE LOAD/LOADEX/UNLOAD: refused at admission
                               // unless enable-debug-command allows it (MODULE: always refused)
+  kContainer = 1u << 20,      // (not shown; set by the table) has subcommands
   kOkLoading = kLoading,
 };
 

@@ -78,7 +78,10 @@ void add_stats(std::span<CommandSpec> rows, const CommandSpec* parent) {
     } else {
       c.full_name = c.name;
     }
-    if (!c.subcommands.empty()) add_stats(c.subcommands, &c);
+    if (!c.subcommands.empty()) {
+      c.flags |= kContainer;
+      add_stats(c.subcommands, &c);
+    }
   }
   g_table.stats_blocks.push_back(std::move(block));
 }

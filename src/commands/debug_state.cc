@@ -116,10 +116,12 @@ void digest_object(Digest d, const Object& o) {
       });
       break;
     case Type::kHash:
-      HashType::for_each(o, [&](std::string_view field, std::string_view value) {
+      // A field with a TTL adds a marker (its presence, not its time), as Redis 7.4 does.
+      HashType::for_each_with_ttl(o, [&](std::string_view field, std::string_view value, int64_t ttl) {
         unsigned char e[20] = {};
         digest_mix(e, field);
         digest_mix(e, value);
+        if (ttl != 0) digest_xor(e, "!!hexpire!!");
         digest_xor(d, std::string_view(reinterpret_cast<const char*>(e), 20));
       });
       break;

@@ -71,6 +71,7 @@ void count_lazyfree(const Object* o) {
   switch (o->encoding()) {
     case Encoding::kQuicklist: effort = static_cast<const Quicklist*>(o->ptr())->node_count(); break;
     case Encoding::kHashtable:
+    case Encoding::kHashtableEx:
     case Encoding::kSkiplist: effort = static_cast<size_t>(object_length(o)); break;
     default: break;
   }
@@ -252,11 +253,11 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   w.error(err);
   return admission_done(s, w, muted, mark);
 }
-}  // namespace
 
-int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
-                        ReplyWriter& w, ServerApi& api, const CommandSpec* c, int64_t start_us) {
-  if (!c) c = resolve_command(args);
+// Admission with every check: execute_command's path when anything at all is unusual.
+[[gnu::noinline]] int64_t execute_command_slow(Session& s, std::span<const std::string_view> args,
+                                               uint64_t* hashes, ReplyWriter& w, ServerApi& api,
+                                               const CommandSpec* c, int64_t start_us) {
   const size_t mark = w.buffer()->size();
   s.last_cmd_name = c ? c->full_name : nullptr;
   // CLIENT REPLY OFF drops every reply; SKIP (armed by the previous command) drops this one.
@@ -340,9 +341,37 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
     return admission_done(s, w, muted, mark);
   }
 
-  const int64_t end = call_impl(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u, mark);
+  const int64_t end = call(s, args, hashes, w, api, *c, start_us, muted ? uint32_t{kCallSkipReply} : 0u);
   tracking_command_done(s, *c);
   return end;
+}
+
+// Session states that take the full admission (reply modes, subscriptions, MULTI, CLIENT
+// CACHING), and command flags that do (protected commands, containers whose subcommand was
+// not found).
+constexpr uint32_t kAdmissionSessionFlags = Session::kReplyOff | Session::kReplySkipNext |
+                                            Session::kReplySkip | Session::kPubSub |
+                                            Session::kMulti | Session::kTrackingCaching;
+constexpr uint32_t kAdmissionCommandFlags = kProtected | kContainer;
+}  // namespace
+
+// The common case in one test: a known command with its arity, from an authenticated session
+// in none of the states above, with no server-wide gate set, goes straight to call(); all the
+// rest takes execute_command_slow, which checks everything in Redis's order.
+int64_t execute_command(Session& s, std::span<const std::string_view> args, uint64_t* hashes,
+                        ReplyWriter& w, ServerApi& api, const CommandSpec* c, int64_t start_us) {
+  if (!c) c = resolve_command(args);
+  if (KEEL_LIKELY(c != nullptr)) {
+    const int argc = static_cast<int>(args.size());
+    const bool arity_ok = c->arity > 0 ? argc == c->arity : argc >= -c->arity;
+    if (KEEL_LIKELY(arity_ok & s.authenticated &
+                    (((s.flags & kAdmissionSessionFlags) | (c->flags & kAdmissionCommandFlags)) == 0) &
+                    !admission_gated())) {
+      s.last_cmd_name = c->full_name;
+      return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
+    }
+  }
+  return execute_command_slow(s, args, hashes, w, api, c, start_us);
 }
 
 void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,

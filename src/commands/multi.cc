@@ -80,6 +80,7 @@ void on_flushed(int dbid, int with_dbid);
 
 void install_hooks(bool on) {
   g_keyspace_hooks.touched = on ? on_touched : nullptr;
+  keyspace_hooks_updated();
   g_keyspace_hooks.flushed = on ? on_flushed : nullptr;
 }
 

@@ -64,6 +64,10 @@ void emit(int dbid, std::span<const std::string_view> argv, uint8_t targets) {
 }
 
 void on_expired(int dbid, std::string_view key) { propagate_expired(dbid, key); }
+// A hash field that expired (lazily or by the active cycle): HDEL key field, as Redis 7.4.
+void on_field_expired(int dbid, std::string_view key, std::string_view field) {
+  propagate(dbid, {"HDEL", key, field});
+}
 
 }  // namespace
 
@@ -73,6 +77,7 @@ void propagation_add_sink(PropagationSink* sink) {
   g_propagating = true;
   g_unit_end_work = true;
   g_keyspace_hooks.expired = on_expired;
+  g_keyspace_hooks.field_expired = on_field_expired;
 }
 
 void propagation_remove_sink(PropagationSink* sink) {
@@ -82,6 +87,7 @@ void propagation_remove_sink(PropagationSink* sink) {
   if (g_unit.sinks.empty()) {
     g_propagating = false;
     g_keyspace_hooks.expired = nullptr;
+    g_keyspace_hooks.field_expired = nullptr;
     // A unit in progress (DEBUG PROPAGATED OFF inside EXEC) leaves nothing behind for the next.
     g_unit.ops.clear();
     g_unit.store.clear();

@@ -58,6 +58,7 @@ void on_key_changed(std::string_view key);
 void update_hook() {
   const Tables& t = tables();
   g_keyspace_hooks.tracking = (!t.keys.empty() || !t.prefixes.empty()) ? on_key_changed : nullptr;
+  keyspace_hooks_updated();
 }
 
 // The output a message for `target` goes to: after the running unit's reply when target is

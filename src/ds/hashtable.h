@@ -580,8 +580,9 @@ class HashTable {
       }
       return false;
     }
-    const size_t max_fill = g_fork_child_exists ? kMaxPerBucket * kForkOverload : kMaxPerBucket;
-    if (size_ + 1 > t_[0].n * max_fill) {
+    // The fork test only once the normal limit is passed: the common insert pays nothing for it.
+    if (KEEL_UNLIKELY(size_ + 1 > t_[0].n * kMaxPerBucket) &&
+        (!g_fork_child_exists || size_ + 1 > t_[0].n * kMaxPerBucket * kForkOverload)) {
       start_resize(buckets_for(size_ + 1, kMaxPerBucket));  // 2x
       return true;
     }

@@ -8,6 +8,7 @@
 #include "base/time.h"
 #include "base/util_random.h"
 #include "keyspace/notify.h"
+#include "types/hash_type.h"
 
 namespace keel {
 
@@ -66,6 +67,11 @@ void Db::expire_now(Slot& slot) {
   erase_object(slot, object_length(slot.obj_), false);
 }
 
+void Db::signal_hooks(std::string_view key) const {
+  if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
+  if (g_keyspace_hooks.tracking) g_keyspace_hooks.tracking(key);
+}
+
 void Db::insert(Slot& slot, Object* obj) {
   KEEL_DCHECK(slot.obj_ == nullptr);
   obj->set_lru(g_clock.lru_clock);
@@ -76,6 +82,7 @@ void Db::insert(Slot& slot, Object* obj) {
   slot.epoch_ = 0;
   epoch_++;
   hist_.update(obj->type(), KeySizes::kAbsent, obj->type(), object_length(obj));
+  hfe_note_added(obj);
   signal(obj->key());
   notify(kNotifyNew, "new", obj->key(), id_);
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
@@ -91,13 +98,16 @@ bool Db::load_add(Object* obj, bool replace) {
     hist_.update(old->type(), object_length(old), obj->type(), object_length(obj));
     if (old->has_expire()) expires_.erase(old->key(), k.hash);
     if (obj->has_expire()) expires_.insert(obj, k.hash);
+    hfe_note_gone(old);
     pos.set(obj);
     Object::destroy(old);
+    hfe_note_added(obj);
     return true;
   }
   keys_.insert(pos, obj);
   if (obj->has_expire()) expires_.insert(obj, k.hash);
   hist_.update(obj->type(), KeySizes::kAbsent, obj->type(), object_length(obj));
+  hfe_note_added(obj);
   return true;
 }
 
@@ -118,7 +128,9 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   if (obj->has_expire()) expires_.insert(obj, slot.key_.hash);
   slot.pos_.set(obj);
   slot.obj_ = obj;
+  hfe_note_gone(old);
   Object::destroy(old);
+  hfe_note_added(obj);
   signal(obj->key());
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());
 }
@@ -149,6 +161,7 @@ void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
   ensure_pos(slot);
   hist_.update(o->type(), old_len, o->type(), KeySizes::kAbsent);
   if (o->has_expire()) expires_.erase(o->key(), slot.key_.hash);
+  hfe_note_gone(o);
   keys_.erase(slot.pos_);
   slot.obj_ = nullptr;
   slot.epoch_ = 0;
@@ -174,7 +187,21 @@ bool Db::length_changed(Slot& slot, int64_t old_len) {
     return true;
   }
   hist_.update(o->type(), old_len, o->type(), new_len);
+  hfe_note_added(o);
   signal(o->key());
+  return false;
+}
+
+bool Db::length_changed_quiet(Slot& slot, int64_t old_len) {
+  Object* o = slot.obj_;
+  const int64_t new_len = object_length(o);
+  if (new_len == 0 && o->type() != Type::kString) {
+    erase_object(slot, old_len, false);
+    return true;
+  }
+  hist_.update(o->type(), old_len, o->type(), new_len);
+  hfe_note_added(o);
+  signal(o->key(), false);
   return false;
 }
 
@@ -211,8 +238,10 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   from.epoch_ = 0;
   epoch_++;
   hist_.update(o->type(), len, o->type(), KeySizes::kAbsent);
+  hfe_note_gone(o);
   signal(from.key_.name);
   Object* n = Object::rekey(o, to.key_.name);
+  dst.hfe_note_added(n);
   dst.ensure_pos(to);
   dst.keys_.insert(to.pos_, n);
   to.obj_ = n;
@@ -231,6 +260,8 @@ size_t Db::flush() {
   expires_.clear([](Object*) {});
   keys_.clear([](Object* o) { Object::destroy(o); });
   hist_.clear();
+  hfe_min_.clear();
+  hfe_by_time_.clear();
   expire_cursor_ = 0;
   avg_ttl_ = 0;
   keyspace_stats().dirty += removed;
@@ -246,6 +277,8 @@ void Db::swap(Db& other) {
   std::swap(hist_, other.hist_);
   std::swap(expire_cursor_, other.expire_cursor_);
   std::swap(avg_ttl_, other.avg_ttl_);
+  std::swap(hfe_min_, other.hfe_min_);
+  std::swap(hfe_by_time_, other.hfe_by_time_);
   if (KEEL_UNLIKELY(g_keyspace_hooks.dbs_swapped != nullptr)) g_keyspace_hooks.dbs_swapped(id_, other.id_);
 }
 
@@ -316,6 +349,69 @@ size_t Db::active_expire(int64_t deadline_us, size_t* sampled) {
     avg_ttl_ = avg_ttl_ == 0 ? avg : (avg_ttl_ / 50) * 49 + (avg / 50);
   }
   return expired_count;
+}
+
+void Db::hfe_update(const Object* o) {
+  const int64_t min = HashType::min_field_ttl(*o);
+  std::string key(o->key());
+  auto it = hfe_min_.find(key);
+  if (it != hfe_min_.end()) {
+    if (it->second == min) return;
+    hfe_by_time_.erase({it->second, key});
+    if (min == 0) {
+      hfe_min_.erase(it);
+      return;
+    }
+    it->second = min;
+    hfe_by_time_.emplace(min, std::move(key));
+    return;
+  }
+  if (min == 0) return;
+  hfe_min_.emplace(key, min);
+  hfe_by_time_.emplace(min, std::move(key));
+}
+
+void Db::hfe_forget(std::string_view key) {
+  if (hfe_min_.empty()) return;
+  std::string k(key);
+  auto it = hfe_min_.find(k);
+  if (it == hfe_min_.end()) return;
+  hfe_by_time_.erase({it->second, k});
+  hfe_min_.erase(it);
+}
+
+size_t Db::active_expire_fields(int64_t deadline_us, size_t max_fields) {
+  size_t done = 0;
+  unsigned visited = 0;
+  while (!hfe_by_time_.empty() && done < max_fields) {
+    const auto it = hfe_by_time_.begin();
+    if (it->first >= g_clock.now_ms) break;
+    if ((++visited & 15) == 0 && monotonic_us() >= deadline_us) break;
+    const std::string name = it->second;  // the entry may go while the hash is handled
+    Slot slot = find_for_write(KeyRef::of(name));
+    Object* o = slot.obj_;
+    if (o == nullptr || !HashType::has_field_ttls(*o)) {
+      hfe_forget(name);  // gone (or expired whole just now): nothing left to index
+      continue;
+    }
+    const int64_t old_len = object_length(o);
+    const size_t n = HashType::remove_expired(*o, g_clock.now_ms, max_fields - done, [&](std::string_view f) {
+      if (KEEL_UNLIKELY(g_keyspace_hooks.field_expired != nullptr)) g_keyspace_hooks.field_expired(id_, name, f);
+    });
+    if (n == 0) {
+      // The index said a field was due but none was (a listpackex out of expiry order can only
+      // come from a damaged load): drop the hash from the index rather than spin on it.
+      hfe_forget(name);
+      continue;
+    }
+    done += n;
+    keyspace_stats().expired_subkeys += n;
+    HashType::removals_done(*o);
+    notify(kNotifyHash, "hexpired", name, id_);
+    if (object_length(o) == 0) notify(kNotifyGeneric, "del", name, id_);
+    length_changed_quiet(slot, old_len);
+  }
+  return done;
 }
 
 void Db::cron(int64_t budget_us) {

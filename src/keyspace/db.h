@@ -7,7 +7,11 @@
 // the subset of keys that have one, for the active expiry cycle and INFO keyspace.
 #pragma once
 #include <cstdint>
+#include <set>
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/hash.h"
@@ -38,6 +42,7 @@ using ObjectTable = HashTable<ObjectTraits>;
 // Counters shown by INFO stats, shared by all dbs.
 struct KeyspaceStats {
   uint64_t expired_keys = 0;
+  uint64_t expired_subkeys = 0;  // hash fields deleted because their TTL passed (Redis 7.4)
   uint64_t expired_stale_perc = 0;
   uint64_t expired_time_cap_reached_count = 0;
   uint64_t keyspace_hits = 0;
@@ -66,11 +71,20 @@ struct KeyspaceHooks {
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.
   void (*expired)(int dbid, std::string_view key) = nullptr;
+  // A hash field is being deleted because its TTL passed (lazily or by the active cycle): its
+  // propagation as HDEL. Installed and removed with `expired`.
+  void (*field_expired)(int dbid, std::string_view key, std::string_view field) = nullptr;
   // A key was modified (the same calls as touched()), for client-side caching's invalidation
   // (commands/tracking.h). Null while no tracking client remembers a key or a BCAST prefix.
   void (*tracking)(std::string_view key) = nullptr;
+  // touched or tracking is installed: signal()'s one test. Whoever sets either calls
+  // keyspace_hooks_updated().
+  bool signal_hooks = false;
 };
 extern KeyspaceHooks g_keyspace_hooks;
+inline void keyspace_hooks_updated() {
+  g_keyspace_hooks.signal_hooks = g_keyspace_hooks.touched != nullptr || g_keyspace_hooks.tracking != nullptr;
+}
 
 // The clock commands see: fixed while one command runs, so a key cannot expire half-way.
 struct KeyspaceClock {
@@ -159,6 +173,9 @@ class Db {
   // from (same type, old_len) to the current length. An emptied collection is deleted and true
   // is returned (the command then emits "del").
   bool length_changed(Slot& slot, int64_t old_len);
+  // length_changed for a change that is not the command's own (hash fields that expired): no
+  // dirty count; an emptied hash is deleted without one either.
+  bool length_changed_quiet(Slot& slot, int64_t old_len);
   // Convenience for DEL/UNLINK: true when the key existed.
   bool remove(const KeyRef& key);
 
@@ -213,6 +230,17 @@ class Db {
 
   // One step of the active expiry cycle on this db; returns keys expired. Stops at deadline_us.
   size_t active_expire(int64_t deadline_us, size_t* sampled);
+
+  // Hash-field expiry (Redis 7.4). Hashes whose fields have TTLs are indexed by key under their
+  // earliest field TTL (Redis's db->hexpires), for the active cycle and INFO's subexpiry.
+  // Every Db method that adds, replaces, moves or removes a key keeps the index; a command that
+  // changes field TTLs calls hfe_update (length_changed does it too).
+  void hfe_update(const Object* o);
+  size_t hfe_count() const { return hfe_min_.size(); }
+  // The active cycle's part for fields: deletes up to max_fields expired fields of the indexed
+  // hashes, earliest first, each hash with its events ("hexpired", "del" when emptied) and its
+  // KEYSIZES update. Stops at deadline_us. Returns the fields deleted.
+  size_t active_expire_fields(int64_t deadline_us, size_t max_fields);
   void cron(int64_t budget_us);  // incremental rehash and shrink of the tables
   // Recounts the histograms from the keys (DEBUG KEYSIZES-CHECK); true when they match.
   bool keysizes_consistent(std::string* diff) const;
@@ -230,11 +258,24 @@ class Db {
       slot.epoch_ = ++epoch_;
     }
   }
+  void hfe_forget(std::string_view key);
+  // The two encodings of hashes with field TTLs are 12 and 13: one compare on every mutation.
+  static_assert(static_cast<unsigned>(Encoding::kListpackEx) == 12 &&
+                static_cast<unsigned>(Encoding::kHashtableEx) == 13);
+  static bool has_field_ttls(const Object* o) {
+    return (static_cast<unsigned>(o->encoding()) | 1u) == 13u;
+  }
+  void hfe_note_gone(const Object* o) {
+    if (KEEL_UNLIKELY(has_field_ttls(o))) hfe_forget(o->key());
+  }
+  void hfe_note_added(const Object* o) {
+    if (KEEL_UNLIKELY(has_field_ttls(o))) hfe_update(o);
+  }
   void signal(std::string_view key, bool count_dirty = true) {
     if (KEEL_LIKELY(count_dirty)) keyspace_stats().dirty++;
-    if (g_keyspace_hooks.touched) g_keyspace_hooks.touched(id_, key);
-    if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr)) g_keyspace_hooks.tracking(key);
+    if (KEEL_UNLIKELY(g_keyspace_hooks.signal_hooks)) signal_hooks(key);
   }
+  void signal_hooks(std::string_view key) const;  // WATCH, then client-side caching
 
   int id_;
   ObjectTable keys_;
@@ -243,6 +284,9 @@ class Db {
   uint64_t epoch_ = 0;  // bumped by every probe/mutation that may move table positions
   uint64_t expire_cursor_ = 0;
   int64_t avg_ttl_ = 0;
+  // Hash-field expiry index: key -> earliest field TTL, and the same pairs in time order.
+  std::unordered_map<std::string, int64_t> hfe_min_;
+  std::set<std::pair<int64_t, std::string>> hfe_by_time_;
 };
 
 }  // namespace keel

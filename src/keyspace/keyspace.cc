@@ -40,6 +40,10 @@ void Keyspace::active_expire_cycle(int64_t deadline_us) {
     expire_db_ = (expire_db_ + 1) % count();
     size_t sampled = 0;
     db.active_expire(deadline_us, &sampled);
+    // Hash fields whose TTL passed (Redis 7.4): at most this many per db and cycle, so a huge
+    // batch of due fields spreads over cycles as keys do.
+    constexpr size_t kFieldsPerCycle = 10000;
+    if (db.hfe_count() > 0) db.active_expire_fields(deadline_us, kFieldsPerCycle);
     if (monotonic_us() >= deadline_us) break;
   }
 }

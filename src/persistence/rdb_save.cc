@@ -121,12 +121,53 @@ void write_zset(RdbOut& out, const Object& o, const std::string_view* key, bool 
       &ctx);
 }
 
-void write_hash(RdbOut& out, const Object& o, const std::string_view* key, bool compress) {
+// A hash with TTL support (Redis 7.4). Version 12: a listpackex is type 25 (the earliest TTL, 0
+// when none, then the listpack as it is), a hashtable with a field TTL type 24 (the earliest
+// TTL, then per field ttl - earliest + 1 or 0, field, value), without one type 4. Versions 10
+// and 11 have no field TTLs: the hash is written as a plain one (type 4) of the fields whose
+// TTL has not passed, without their TTLs (persistence/README.md).
+void write_hash_ttl(RdbOut& out, const Object& o, const std::string_view* key, int version,
+                    bool compress) {
+  const int64_t min = HashType::min_field_ttl(o);
+  if (version >= 12 && o.encoding() == Encoding::kListpackEx) {
+    put_type(out, kRdbHashListpackEx, key, compress);
+    out.put_u64_le(static_cast<uint64_t>(min));
+    put_listpack_blob(out, o.ptr(), compress);
+    return;
+  }
+  if (version >= 12 && min != 0) {
+    put_type(out, kRdbHashMetadata, key, compress);
+    out.put_u64_le(static_cast<uint64_t>(min));
+    out.put_len(HashType::size(o));
+    HashType::for_each_with_ttl(o, [&](std::string_view f, std::string_view v, int64_t ttl) {
+      out.put_len(ttl == 0 ? 0 : static_cast<uint64_t>(ttl - min + 1));
+      out.put_string(f, compress);
+      out.put_string(v, compress);
+    });
+    return;
+  }
+  const int64_t now = mstime();
+  size_t live = 0;
+  HashType::for_each_with_ttl(o, [&](std::string_view, std::string_view, int64_t ttl) {
+    live += ttl == 0 || ttl >= now;
+  });
+  put_type(out, kRdbHash, key, compress);
+  out.put_len(live);
+  HashType::for_each_with_ttl(o, [&](std::string_view f, std::string_view v, int64_t ttl) {
+    if (ttl != 0 && ttl < now) return;
+    out.put_string(f, compress);
+    out.put_string(v, compress);
+  });
+}
+
+void write_hash(RdbOut& out, const Object& o, const std::string_view* key, int version,
+                bool compress) {
   if (o.encoding() == Encoding::kListpack) {
     put_type(out, kRdbHashListpack, key, compress);
     put_listpack_blob(out, o.ptr(), compress);
     return;
   }
+  if (HashType::has_field_ttls(o)) [[unlikely]] return write_hash_ttl(out, o, key, version, compress);
   put_type(out, kRdbHash, key, compress);
   out.put_len(HashType::size(o));
   HashType::for_each(o, [&](std::string_view f, std::string_view v) {
@@ -178,7 +219,7 @@ void write_object(RdbOut& out, const Object& o, const std::string_view* key, int
     case Type::kList: write_list(out, o, key, compress); return;
     case Type::kSet: write_set(out, o, key, version, compress); return;
     case Type::kZset: write_zset(out, o, key, compress); return;
-    case Type::kHash: write_hash(out, o, key, compress); return;
+    case Type::kHash: write_hash(out, o, key, version, compress); return;
     case Type::kStream: break;
   }
   KEEL_PANIC("RDB writer: unknown object type %d", static_cast<int>(o.type()));
@@ -203,6 +244,14 @@ void (*g_rdb_save_progress)(uint64_t keys) = nullptr;
 
 void rdb_write_snapshot(RdbOut& out, int version, bool compress, bool checksum) {
   out.set_checksum(checksum);
+  // Hash-field TTLs exist only from version 12: a dataset holding some is written as 12 (as
+  // Redis 7.4 writes it) rather than lose them; a server that reads only 10 / 11 then refuses
+  // the file by its version instead of loading expiring fields as permanent ones.
+  if (version < 12) {
+    for (int i = 0; i < keyspace().count(); i++) {
+      if (keyspace().db(i).hfe_count() > 0) version = 12;
+    }
+  }
   char magic[16];
   snprintf(magic, sizeof(magic), "REDIS%04d", version);
   out.put(magic, 9);
@@ -266,6 +315,8 @@ void rdb_write_snapshot(RdbOut& out, int version, bool compress, bool checksum) 
 }
 
 std::string rdb_dump_payload(const Object& o, int version, bool compress) {
+  // As for files: a hash with field TTLs needs version 12.
+  if (version < 12 && o.type() == Type::kHash && HashType::min_field_ttl(o) != 0) version = 12;
   std::string s;
   {
     RdbOut out(&s);

@@ -131,9 +131,13 @@ void Client::run_batch() {
     members.finish();
   }
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
-  for (const BatchCmd& b : batch) {
+  // `running` names the command being executed (CLIENT LIST's argv-mem); between two commands
+  // of the batch nothing reads it, so it is reset once, when the batch ends unblocked.
+  const size_t n = batch.size();
+  for (size_t i = 0; i < n; i++) {
+    const BatchCmd& b = batch[i];
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
-    running = static_cast<size_t>(&b - batch.data());
+    running = i;
     clock_us = execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec, clock_us);
     commands++;
     // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.
@@ -144,19 +148,21 @@ void Client::run_batch() {
     if (KEEL_UNLIKELY(session.flags & Session::kBlocked)) {
       if (session.flags & Session::kPaused) {
         // Held by CLIENT PAUSE before running: this command and the rest of the batch wait.
-        hold_rest_of_batch(static_cast<size_t>(&b - batch.data()));
+        hold_rest_of_batch(i);
         running = kNoCommand;
         break;
       }
       // The rest of the batch stays unexecuted in the query buffer and is parsed again when
       // the block ends: rewind to just past the blocking command and restart the parser.
+      // `running` keeps naming the blocked command.
       qpos = b.end;
       parser = RequestParser();
-      break;
+      last_interaction_ms = g_clock.now_ms;
+      return;
     }
-    running = kNoCommand;
     if ((session.flags & Session::kCloseAfterReply) || closing) break;
   }
+  running = kNoCommand;
   last_interaction_ms = g_clock.now_ms;
 }
 

@@ -296,6 +296,7 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "sync_partial_ok:0");
   line(out, "sync_partial_err:0");
   line(out, "expired_keys:%llu", ull(ks.expired_keys));
+  line(out, "expired_subkeys:%llu", ull(ks.expired_subkeys));
   line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
   line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
   line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
@@ -379,8 +380,8 @@ void info_keyspace(std::string& out, Server&) {
   for (int i = 0; i < keyspace().count(); i++) {
     Db& db = keyspace().db(i);
     if (db.size() == 0) continue;
-    line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld,subexpiry=0", i, db.size(), db.expires_count(),
-         ll(db.avg_ttl()));
+    line(out, "db%d:keys=%zu,expires=%zu,avg_ttl=%lld,subexpiry=%zu", i, db.size(), db.expires_count(),
+         ll(db.avg_ttl()), db.hfe_count());
   }
 }
 

@@ -22,6 +22,16 @@
 #include "types/memory_usage.h"
 
 namespace keel {
+namespace hash_detail {
+// Shared with hash_type_ttl.cc.
+HashEntry* new_entry(std::string_view field, std::string_view value);
+HashEntry* assign_value(HashEntry* e, std::string_view value);
+void convert_to_dict(Object& o, size_t extra);
+}  // namespace hash_detail
+using hash_detail::new_entry;
+using hash_detail::assign_value;
+using hash_detail::convert_to_dict;
+
 namespace {
 
 HashDict& dict(Object& o) { return *static_cast<HashDict*>(o.ptr()); }
@@ -32,7 +42,9 @@ HashEntry* checked_malloc_entry(size_t bytes) {
   return static_cast<HashEntry*>(p);
 }
 
-HashEntry* new_entry(std::string_view field, std::string_view value) {
+}  // namespace
+
+HashEntry* hash_detail::new_entry(std::string_view field, std::string_view value) {
   HashEntry* e = checked_malloc_entry(sizeof(HashEntry) + field.size() + value.size());
   e->flen = static_cast<uint32_t>(field.size());
   e->vlen = static_cast<uint32_t>(value.size());
@@ -43,7 +55,7 @@ HashEntry* new_entry(std::string_view field, std::string_view value) {
 
 // Gives entry e the value `value`: in place when the block has room and would not be left more
 // than half empty, else in a new block (returned; e is freed). `value` may not point into e.
-HashEntry* assign_value(HashEntry* e, std::string_view value) {
+HashEntry* hash_detail::assign_value(HashEntry* e, std::string_view value) {
   const size_t need = sizeof(HashEntry) + e->flen + value.size();
   const size_t have = malloc_usable_size(e);
   if (need <= have && (need * 2 >= have || have <= 32)) {
@@ -56,13 +68,38 @@ HashEntry* assign_value(HashEntry* e, std::string_view value) {
   return n;
 }
 
+namespace {
 // The listpack position of `field`'s entry, or kLpNone.
 LpPos lp_find_field(const Listpack& lp, std::string_view field) {
   return lp.find(field, lp.first(), 1);
 }
 
 // Converts a listpack hash to a hashtable sized for its pairs plus `extra` expected new ones.
-void convert_to_dict(Object& o, size_t extra) {
+// A listpackex becomes a kHashtableEx with the same TTLs.
+}  // namespace
+
+void hash_detail::convert_to_dict(Object& o, size_t extra) {
+  if (o.encoding() == Encoding::kListpackEx) {
+    auto* d = new HashDictEx();
+    {
+      Listpack lp = Listpack::adopt(static_cast<uint8_t*>(o.ptr()));  // freed at the end of scope
+      d->reserve(lp.size() / 3 + extra);
+      HashScratch s;
+      for (LpPos p = lp.first(); p != kLpNone;) {
+        const LpPos v = lp.next(p);
+        const LpPos t = lp.next(v);
+        const std::string_view f = lp.get(p).str(s.field);
+        HashEntry* e = new_entry(f, lp.get(v).str(s.value));
+        const bool added = d->insert(e, hash_key(f));
+        KEEL_ASSERT(added);
+        if (const int64_t ttl = lp.get(t).ival; ttl != 0) d->set_ttl(e, ttl);
+        p = lp.next(t);
+      }
+    }
+    o.set_ptr(d);
+    o.set_encoding(Encoding::kHashtableEx);
+    return;
+  }
   KEEL_DCHECK(o.encoding() == Encoding::kListpack);
   auto* d = new HashDict();
   {
@@ -82,6 +119,7 @@ void convert_to_dict(Object& o, size_t extra) {
   o.set_encoding(Encoding::kHashtable);
 }
 
+namespace {
 bool too_long_for_listpack(std::string_view s, const EncodingLimits& lim) {
   return static_cast<int64_t>(s.size()) > lim.hash_max_listpack_value;
 }
@@ -100,7 +138,7 @@ Object* HashType::create(std::string_view key) {
 
 void HashType::prepare_for(Object& o, std::span<const std::string_view> args,
                            const EncodingLimits& lim) {
-  if (o.encoding() != Encoding::kListpack) return;
+  if (!is_lp(o)) return;
   const size_t pairs = args.size() / 2;
   if (static_cast<int64_t>(pairs) > lim.hash_max_listpack_entries) {
     convert_to_dict(o, pairs);
@@ -123,13 +161,14 @@ void HashType::prepare_for(Object& o, std::span<const std::string_view> args,
 }
 
 void HashType::convert_to_hashtable(Object& o, size_t size_hint) {
-  if (o.encoding() != Encoding::kListpack) return;
-  const size_t have = LpView(o)->size() / 2;
+  if (!is_lp(o)) return;
+  const size_t have = LpView(o)->size() / lp_stride(o);
   convert_to_dict(o, size_hint > have ? size_hint - have : 0);
 }
 
 size_t HashType::size(const Object& o) {
   if (o.encoding() == Encoding::kListpack) return LpView(o)->size() / 2;
+  if (o.encoding() == Encoding::kListpackEx) return LpView(o)->size() / 3;
   return hash_detail::dict_of(o).size();
 }
 
@@ -148,6 +187,10 @@ bool HashType::get(const Object& o, std::string_view field, HashScratch& scratch
     *out = lp->get(lp->next(p)).str(scratch.value);
     return true;
   }
+  if (o.encoding() == Encoding::kListpackEx) [[unlikely]] {
+    int64_t ttl;
+    return get_with_ttl(o, field, scratch, out, &ttl);
+  }
   const HashEntry* e = hash_detail::dict_of(o).find(field, hash_key(field));
   if (e == nullptr) return false;
   *out = e->value();
@@ -159,11 +202,17 @@ bool HashType::exists(const Object& o, std::string_view field) {
     LpView lp(o);
     return lp_find_field(*lp, field) != kLpNone;
   }
+  if (o.encoding() == Encoding::kListpackEx) [[unlikely]] {
+    LpView lp(o);
+    return lp->find(field, lp->first(), 2) != kLpNone;
+  }
   return hash_detail::dict_of(o).find(field, hash_key(field)) != nullptr;
 }
 
 bool HashType::set(Object& o, std::string_view field, std::string_view value,
                    const EncodingLimits& lim) {
+  // HSET on a TTL hash: the field loses its TTL (Redis 7.4).
+  if (has_field_ttls(o)) [[unlikely]] return set_ex(o, field, value, lim, /*keep_ttl=*/false);
   if (o.encoding() == Encoding::kListpack) {
     if (too_long_for_listpack(field, lim) || too_long_for_listpack(value, lim)) {
       convert_to_dict(o, 0);
@@ -208,19 +257,39 @@ bool HashType::remove(Object& o, std::string_view field) {
     lp->erase_at(p, 2);
     return true;
   }
+  if (o.encoding() == Encoding::kListpackEx) [[unlikely]] {
+    LpEdit lp(o);
+    const LpPos p = lp->find(field, lp->first(), 2);
+    if (p == kLpNone) return false;
+    lp->erase_at(p, 3);
+    return true;
+  }
   HashEntry* e = dict(o).erase(field, hash_key(field));
   if (e == nullptr) return false;
+  if (o.encoding() == Encoding::kHashtableEx) [[unlikely]] static_cast<HashDictEx*>(o.ptr())->forget(e);
   std::free(e);
   return true;
 }
 
 void HashType::removals_done(Object& o) {
-  if (o.encoding() == Encoding::kHashtable) dict(o).shrink_if_needed();
+  if (o.encoding() == Encoding::kHashtable || o.encoding() == Encoding::kHashtableEx) {
+    dict(o).shrink_if_needed();
+  }
 }
 
 HashType::IncrResult HashType::incr_by(Object& o, std::string_view field, int64_t delta,
                                        int64_t* result, const EncodingLimits& lim) {
   char buf[kInt64BufSize];
+  if (has_field_ttls(o)) [[unlikely]] {
+    // HINCRBY keeps the field's TTL (Redis 7.4). Not a hot path: look up, then set.
+    HashScratch s;
+    std::string_view old;
+    int64_t ttl, cur = 0;
+    if (get_with_ttl(o, field, s, &old, &ttl) && !parse_int64(old, &cur)) return IncrResult::kNotNumber;
+    if (__builtin_add_overflow(cur, delta, result)) return IncrResult::kOverflow;
+    set_keep_ttl(o, field, std::string_view(buf, format_int64(*result, buf)), lim);
+    return IncrResult::kOk;
+  }
   if (o.encoding() == Encoding::kListpack) {
     LpPos vpos = kLpNone;
     int64_t cur = 0;
@@ -276,16 +345,22 @@ HashType::IncrResult HashType::incr_by_float(Object& o, std::string_view field, 
   *len = format_long_double_human(v, buf, kLongDoubleBufSize);
   // A second field lookup: HINCRBYFLOAT is not a hot path, and set() handles the conversion a
   // long result needs (Redis converts when the new text passes hash-max-listpack-value).
-  set(o, field, std::string_view(buf, *len), lim);
+  // The field keeps its TTL.
+  if (has_field_ttls(o)) [[unlikely]] {
+    set_keep_ttl(o, field, std::string_view(buf, *len), lim);
+  } else {
+    set(o, field, std::string_view(buf, *len), lim);
+  }
   return IncrResult::kOk;
 }
 
 void HashType::random_pair(const Object& o, HashScratch& scratch, std::string_view* field,
                            std::string_view* value) {
-  if (o.encoding() == Encoding::kListpack) {
+  if (is_lp(o)) {
     LpView lp(o);
-    const size_t n = lp->size() / 2;
-    const LpPos p = lp->seek(static_cast<long>(2 * random_bounded(n)));
+    const unsigned stride = lp_stride(o);
+    const size_t n = lp->size() / stride;
+    const LpPos p = lp->seek(static_cast<long>(stride * random_bounded(n)));
     *field = lp->get(p).str(scratch.field);
     *value = lp->get(lp->next(p)).str(scratch.value);
     return;
@@ -296,9 +371,9 @@ void HashType::random_pair(const Object& o, HashScratch& scratch, std::string_vi
 }
 
 size_t HashType::average_pair_bytes(const Object& o) {
-  if (o.encoding() == Encoding::kListpack) {
+  if (is_lp(o)) {
     LpView lp(o);
-    const size_t n = std::max<size_t>(1, lp->size() / 2);
+    const size_t n = std::max<size_t>(1, lp->size() / lp_stride(o));
     return lp->bytes() / n;
   }
   const HashDict& d = hash_detail::dict_of(o);
@@ -311,9 +386,12 @@ size_t HashType::average_pair_bytes(const Object& o) {
   return sum / kSamples;
 }
 
-void HashType::pair_positions(const Listpack& lp, LpPos* out) {
+void HashType::pair_positions(const Listpack& lp, LpPos* out, unsigned stride) {
   size_t i = 0;
-  for (LpPos p = lp.first(); p != kLpNone; p = lp.next(lp.next(p))) out[i++] = p;
+  for (LpPos p = lp.first(); p != kLpNone;) {
+    out[i++] = p;
+    for (unsigned k = 0; k < stride && p != kLpNone; k++) p = lp.next(p);
+  }
 }
 
 const HashEntry* HashType::random_entry(const HashDict& d) {
@@ -346,8 +424,14 @@ void HashType::distinct_entries(const HashDict& d, uint64_t count, const HashEnt
 }
 
 void HashType::free_value(Encoding e, void* p) {
-  if (e == Encoding::kListpack) {
+  if (e == Encoding::kListpack || e == Encoding::kListpackEx) {
     std::free(p);
+    return;
+  }
+  if (e == Encoding::kHashtableEx) {
+    auto* d = static_cast<HashDictEx*>(p);
+    d->clear([](HashEntry* x) { std::free(x); });
+    delete d;
     return;
   }
   auto* d = static_cast<HashDict*>(p);
@@ -356,7 +440,18 @@ void HashType::free_value(Encoding e, void* p) {
 }
 
 void* HashType::copy_value(Encoding e, const void* p) {
-  if (e == Encoding::kListpack) {
+  if (e == Encoding::kHashtableEx) {
+    const auto& src = *static_cast<const HashDictEx*>(p);
+    auto* d = new HashDictEx();
+    d->reserve(src.size());
+    src.for_each([&](const HashEntry* x) {
+      HashEntry* c = new_entry(x->field(), x->value());
+      d->insert(c, hash_key(c->field()));
+      if (const int64_t ttl = src.ttl_of(x); ttl != 0) d->set_ttl(c, ttl);
+    });
+    return d;
+  }
+  if (e == Encoding::kListpack || e == Encoding::kListpackEx) {
     const auto* blob = static_cast<const uint8_t*>(p);
     uint32_t bytes;
     std::memcpy(&bytes, blob, 4);
@@ -373,9 +468,9 @@ void* HashType::copy_value(Encoding e, const void* p) {
 }
 
 int64_t HashType::length(Encoding e, const void* p) {
-  if (e == Encoding::kListpack) {
+  if (e == Encoding::kListpack || e == Encoding::kListpackEx) {
     Listpack lp = Listpack::adopt(static_cast<uint8_t*>(const_cast<void*>(p)));
-    const size_t n = lp.size() / 2;
+    const size_t n = lp.size() / (e == Encoding::kListpackEx ? 3 : 2);
     (void)lp.release();
     return static_cast<int64_t>(n);
   }
@@ -385,9 +480,15 @@ int64_t HashType::length(Encoding e, const void* p) {
 // listpack: the blob; hashtable: the table, its buckets and the entries (field and value share
 // one allocation).
 size_t HashType::memory_usage(Encoding e, const void* p, size_t samples) {
-  if (e == Encoding::kListpack) return allocation_size(p);
+  if (e == Encoding::kListpack || e == Encoding::kListpackEx) return allocation_size(p);
   const HashDict& d = *static_cast<const HashDict*>(p);
-  return allocation_size(&d) + d.memory_usage() +
+  size_t extra = 0;
+  if (e == Encoding::kHashtableEx) {
+    // The TTL index: roughly one map node and one set node per field with a TTL.
+    const auto& x = *static_cast<const HashDictEx*>(p);
+    extra = x.ttl.size() * (32 + 48) + x.ttl.bucket_count() * sizeof(void*);
+  }
+  return allocation_size(&d) + d.memory_usage() + extra +
          sampled_table_entries(d, samples, [](const HashEntry* x) { return allocation_size(x); });
 }
 

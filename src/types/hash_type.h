@@ -7,8 +7,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <span>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include "base/util_random.h"
 #include "ds/hashtable.h"
@@ -41,6 +44,27 @@ struct HashEntryTraits {
 };
 using HashDict = HashTable<HashEntryTraits>;
 
+// A hashtable hash whose fields may carry TTLs (Encoding::kHashtableEx, Redis 7.4's dict with
+// HFE metadata; OBJECT ENCODING answers "hashtable"). The table and its HashEntry blocks are
+// those of HashDict, so every read of a plain hashtable works on it unchanged; the TTLs of the
+// fields that have one live beside it, by entry (lookups) and in expiry order (the earliest
+// field for active expiry). A hash without TTLs never pays for this: it stays a HashDict.
+struct HashDictEx : HashDict {
+  std::unordered_map<const HashEntry*, int64_t> ttl;
+  std::set<std::pair<int64_t, const HashEntry*>> by_time;
+
+  int64_t ttl_of(const HashEntry* e) const {
+    if (ttl.empty()) return 0;
+    auto it = ttl.find(e);
+    return it == ttl.end() ? 0 : it->second;
+  }
+  // ms 0 removes the TTL.
+  void set_ttl(const HashEntry* e, int64_t ms);
+  void forget(const HashEntry* e) { set_ttl(e, 0); }
+  // An entry was reallocated (a value edit that did not fit): its TTL follows it.
+  void moved(const HashEntry* from, const HashEntry* to);
+};
+
 // Scratch space for values read out of a listpack integer entry (the views returned point here).
 struct HashScratch {
   char field[kLpIntBufSize];
@@ -48,7 +72,12 @@ struct HashScratch {
 };
 
 namespace hash_detail {
+// A HashDictEx is a HashDict at the same address (single non-virtual base), so the plain reads
+// serve both hashtable encodings.
 inline const HashDict& dict_of(const Object& o) { return *static_cast<const HashDict*>(o.ptr()); }
+inline const HashDictEx& dict_ex_of(const Object& o) {
+  return *static_cast<const HashDictEx*>(o.ptr());
+}
 }  // namespace hash_detail
 
 struct HashType {
@@ -128,6 +157,41 @@ struct HashType {
   // repeated-pick reply before it is written.
   static size_t average_pair_bytes(const Object& o);
 
+  // ---- field TTLs (Redis 7.4 hash-field expiry; hash_type_ttl.cc) ---------------------------
+  // Encodings with TTL support: listpackex (field, value, ttl triplets, fields with a TTL first in
+  // expiry order, then the others in insertion order; ttl 0 = none, as Redis stores them) and
+  // kHashtableEx. A hash gets TTL support with its first field TTL and keeps it (as Redis: a
+  // listpackex stays listpackex after HPERSIST). TTLs are absolute unix ms; 0 means none.
+  static bool has_field_ttls(const Object& o) {
+    return o.encoding() == Encoding::kListpackEx || o.encoding() == Encoding::kHashtableEx;
+  }
+  // listpack -> listpackex, hashtable -> kHashtableEx; nothing when it already has TTL support.
+  static void enable_field_ttls(Object& o);
+  // The value and TTL of `field` (ttl 0 = none; any encoding); false when absent. Does not look
+  // at the clock: an expired field is returned with its past TTL.
+  static bool get_with_ttl(const Object& o, std::string_view field, HashScratch& scratch,
+                           std::string_view* value, int64_t* ttl);
+  // Sets the TTL of an existing field (ms 0 removes it); false when the field is absent. The hash
+  // must have TTL support.
+  static bool set_field_ttl(Object& o, std::string_view field, int64_t ms);
+  // HSETEX KEEPTTL / HINCRBY on a TTL hash: sets the value and keeps the field's TTL.
+  static bool set_keep_ttl(Object& o, std::string_view field, std::string_view value,
+                           const EncodingLimits& lim);
+  // The earliest field TTL, 0 when no field has one.
+  static int64_t min_field_ttl(const Object& o);
+  // Fields whose TTL is before now_ms (not yet deleted).
+  static size_t expired_count(const Object& o, int64_t now_ms);
+  // Removes up to `max` fields whose TTL is before now_ms, earliest first, calling f(field) for
+  // each just before it goes; returns how many. Call removals_done() after.
+  template <class F>
+  static size_t remove_expired(Object& o, int64_t now_ms, size_t max, F&& f);
+  // Calls f(field, value, ttl) for every field (ttl 0 = none; any encoding).
+  template <class F>
+  static void for_each_with_ttl(const Object& o, F&& f);
+  // HSCAN step with TTLs: as scan(), f(field, value, ttl).
+  template <class F>
+  static uint64_t scan_with_ttl(const Object& o, uint64_t cursor, size_t count, F&& f);
+
   // CollectionOps (registered for Type::kHash).
   static void free_value(Encoding e, void* p);
   static void* copy_value(Encoding e, const void* p);
@@ -135,9 +199,21 @@ struct HashType {
   static size_t memory_usage(Encoding e, const void* p, size_t samples);  // MEMORY USAGE
 
  private:
+  // Entries per field in a listpack of this encoding: 2 (listpack) or 3 (listpackex).
+  static unsigned lp_stride(const Object& o) { return o.encoding() == Encoding::kListpackEx ? 3 : 2; }
+  static bool is_lp(const Object& o) {
+    return o.encoding() == Encoding::kListpack || o.encoding() == Encoding::kListpackEx;
+  }
+  static std::string_view lp_field_at(const Listpack& lp, LpPos p, char* buf) { return lp.get(p).str(buf); }
   // The listpack pair positions in order (field positions), for the random pickers.
-  static void pair_positions(const Listpack& lp, LpPos* out);
+  static void pair_positions(const Listpack& lp, LpPos* out, unsigned stride = 2);
   static const HashEntry* random_entry(const HashDict& d);
+  // The listpackex removal behind remove_expired: erases the first n triplets.
+  static void lpx_erase_first(Object& o, size_t n);
+  // set() / set_keep_ttl() on a hash with TTL support.
+  static bool set_ex(Object& o, std::string_view field, std::string_view value,
+                     const EncodingLimits& lim, bool keep_ttl);
+  static void dict_ex_erase(Object& o, const HashEntry* e);
   // Collects `count` distinct entries of a table (count < size) into out.
   static void distinct_entries(const HashDict& d, uint64_t count, const HashEntry** out);
 };
@@ -146,6 +222,10 @@ struct HashType {
 
 template <class F>
 void HashType::for_each(const Object& o, F&& f) {
+  if (o.encoding() == Encoding::kListpackEx) [[unlikely]] {
+    for_each_with_ttl(o, [&](std::string_view fl, std::string_view v, int64_t) { f(fl, v); });
+    return;
+  }
   if (o.encoding() == Encoding::kListpack) {
     LpView lp(o);
     HashScratch s;
@@ -162,7 +242,7 @@ void HashType::for_each(const Object& o, F&& f) {
 
 template <class F>
 uint64_t HashType::scan(const Object& o, uint64_t cursor, size_t count, F&& f) {
-  if (o.encoding() == Encoding::kListpack) {
+  if (is_lp(o)) {
     for_each(o, f);
     return 0;
   }
@@ -180,12 +260,13 @@ uint64_t HashType::scan(const Object& o, uint64_t cursor, size_t count, F&& f) {
 
 template <class F>
 void HashType::random_pairs(const Object& o, uint64_t count, F&& f) {
-  if (o.encoding() == Encoding::kListpack) {
+  if (is_lp(o)) {
     LpView lp(o);
-    const size_t n = lp->size() / 2;
+    const unsigned stride = lp_stride(o);
+    const size_t n = lp->size() / stride;
     LpPos stack_pos[64];
     LpPos* pos = n <= 64 ? stack_pos : new LpPos[n];
-    pair_positions(*lp, pos);
+    pair_positions(*lp, pos, stride);
     HashScratch s;
     for (uint64_t i = 0; i < count; i++) {
       const LpPos p = pos[random_bounded(n)];
@@ -203,11 +284,12 @@ void HashType::random_pairs(const Object& o, uint64_t count, F&& f) {
 
 template <class F>
 void HashType::random_distinct(const Object& o, uint64_t count, F&& f) {
-  if (o.encoding() == Encoding::kListpack) {
+  if (is_lp(o)) {
     // Selection sampling (Knuth's algorithm S): one pass, each pair taken with probability
     // needed / remaining, so every subset of `count` pairs is equally likely.
     LpView lp(o);
-    uint64_t remaining = lp->size() / 2;
+    const unsigned stride = lp_stride(o);
+    uint64_t remaining = lp->size() / stride;
     HashScratch s;
     for (LpPos p = lp->first(); p != kLpNone && count > 0; remaining--) {
       const LpPos v = lp->next(p);
@@ -216,6 +298,7 @@ void HashType::random_distinct(const Object& o, uint64_t count, F&& f) {
         count--;
       }
       p = lp->next(v);
+      if (stride == 3) p = lp->next(p);
     }
     return;
   }
@@ -225,6 +308,88 @@ void HashType::random_distinct(const Object& o, uint64_t count, F&& f) {
   distinct_entries(d, count, out);
   for (uint64_t i = 0; i < count; i++) f(out[i]->field(), out[i]->value());
   if (out != stack_out) delete[] out;
+}
+
+template <class F>
+void HashType::for_each_with_ttl(const Object& o, F&& f) {
+  if (is_lp(o)) {
+    LpView lp(o);
+    HashScratch s;
+    const bool ex = o.encoding() == Encoding::kListpackEx;
+    for (LpPos p = lp->first(); p != kLpNone;) {
+      const LpPos v = lp->next(p);
+      int64_t ttl = 0;
+      if (ex) {
+        const LpPos t = lp->next(v);
+        ttl = lp->get(t).ival;
+        f(lp->get(p).str(s.field), lp->get(v).str(s.value), ttl);
+        p = lp->next(t);
+      } else {
+        f(lp->get(p).str(s.field), lp->get(v).str(s.value), ttl);
+        p = lp->next(v);
+      }
+    }
+    return;
+  }
+  if (o.encoding() == Encoding::kHashtableEx) {
+    const HashDictEx& d = hash_detail::dict_ex_of(o);
+    d.for_each([&](const HashEntry* e) { f(e->field(), e->value(), d.ttl_of(e)); });
+    return;
+  }
+  hash_detail::dict_of(o).for_each([&](const HashEntry* e) { f(e->field(), e->value(), 0); });
+}
+
+template <class F>
+uint64_t HashType::scan_with_ttl(const Object& o, uint64_t cursor, size_t count, F&& f) {
+  if (is_lp(o)) {
+    for_each_with_ttl(o, f);
+    return 0;
+  }
+  const HashDict& d = hash_detail::dict_of(o);
+  const HashDictEx* dx =
+      o.encoding() == Encoding::kHashtableEx ? &hash_detail::dict_ex_of(o) : nullptr;
+  size_t seen = 0;
+  size_t steps = count * 10;
+  do {
+    cursor = d.scan(cursor, [&](const HashEntry* e) {
+      seen++;
+      f(e->field(), e->value(), dx ? dx->ttl_of(e) : 0);
+    });
+  } while (cursor != 0 && steps-- > 0 && seen < count);
+  return cursor;
+}
+
+template <class F>
+size_t HashType::remove_expired(Object& o, int64_t now_ms, size_t max, F&& f) {
+  size_t n = 0;
+  if (o.encoding() == Encoding::kListpackEx) {
+    // Fields with a TTL come first, earliest first: the expired ones are a prefix.
+    {
+      LpView lp(o);
+      HashScratch s;
+      for (LpPos p = lp->first(); p != kLpNone && n < max;) {
+        const LpPos v = lp->next(p);
+        const LpPos t = lp->next(v);
+        const int64_t ttl = lp->get(t).ival;
+        if (ttl == 0 || ttl >= now_ms) break;
+        f(lp->get(p).str(s.field));
+        n++;
+        p = lp->next(t);
+      }
+    }
+    if (n > 0) lpx_erase_first(o, n);
+    return n;
+  }
+  if (o.encoding() == Encoding::kHashtableEx) {
+    auto& d = *static_cast<HashDictEx*>(o.ptr());
+    while (n < max && !d.by_time.empty() && d.by_time.begin()->first < now_ms) {
+      const HashEntry* e = d.by_time.begin()->second;
+      f(e->field());
+      dict_ex_erase(o, e);
+      n++;
+    }
+  }
+  return n;
 }
 
 }  // namespace keel

@@ -43,6 +43,7 @@ const char* encoding_name(Encoding e) {
     case Encoding::kEmbstr: return "embstr";
     case Encoding::kListpackEx: return "listpackex";
     case Encoding::kStream: return "stream";
+    case Encoding::kHashtableEx: return "hashtable";
   }
   return "unknown";
 }

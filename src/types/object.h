@@ -42,6 +42,9 @@ enum class Encoding : uint8_t {
   kEmbstr = 8,
   kListpackEx = 12,
   kStream = 10,
+  // Keel's own: a hashtable hash with per-field TTL metadata (HashDictEx). OBJECT ENCODING
+  // answers "hashtable", as Redis does for its dict with HFE metadata.
+  kHashtableEx = 13,
 };
 
 const char* type_name(Type t);          // "string", "list", ...

@@ -2,7 +2,8 @@
 # HSET/HDEL down to empty, HMSET with repeated fields, HINCRBY/HINCRBYFLOAT adding a field, plus
 # DEL, expiry, SET over a hash, COPY and conversions. Redis 7.0 has no KEYSIZES section: the
 # format and rules (Redis 8's) are in src/keyspace/README.md, "INFO KEYSIZES". Field-TTL steps
-# (HPEXPIRE/HPEXPIREAT) are not covered: Keel has no field TTL commands yet.
+# (HPEXPIRE, lazy and active field expiry, HGETDEL, HGETEX, HSETEX) are in
+# unit/type/hash-field-expire.tcl.
 
 tags {keysizes hash} {
 

@@ -23,6 +23,8 @@ import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, sy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import persistence  # noqa: E402  (utils/bench/persistence.py)
+import aof  # noqa: E402  (utils/bench/aof.py)
+import datatypes  # noqa: E402  (utils/bench/datatypes.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLK = os.sysconf("SC_CLK_TCK")
@@ -270,9 +272,12 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small runs, under 2 minutes")
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory",
-                    help="comma-separated; also: persistence (not in the default list)")
+                    help="comma-separated; also: types (streams, HLL, geo, SORT: "
+                         "utils/bench/datatypes.py), persistence and aof (utils/bench/aof.py: "
+                         "writes with appendfsync everysec/always, rewrite and load times); "
+                         "persistence and aof run on their own servers")
     ap.add_argument("--rdb-keys", type=int, default=0,
-                    help="persistence: DEBUG POPULATE size (default 10M, --quick 1M)")
+                    help="persistence and aof: DEBUG POPULATE size (default 10M, --quick 1M)")
     ap.add_argument("--rdb-small-keys", type=int, default=0,
                     help="persistence: small hashes/sets/zsets (default 1M, --quick 100k)")
     ap.add_argument("--seconds", type=float, default=6,
@@ -283,9 +288,13 @@ def main():
     groups = a.groups.split(",")
     seconds = 0 if a.quick else a.seconds
     rows = []
-    if groups == ["persistence"]:  # its own servers, one dataset at a time
-        persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
-                        a.rdb_keys, a.rdb_small_keys)
+    if set(groups) <= {"persistence", "aof"}:  # their own servers, one dataset at a time
+        if "persistence" in groups:
+            persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
+                            a.rdb_keys, a.rdb_small_keys)
+        if "aof" in groups:
+            aof.run(a.keel, a.reference, sys.modules[__name__], LOADGEN, pin, a.rounds, a.quick,
+                    rows, a.only, a.rdb_keys)
         write_csv(rows)
         return
     keel = Server("keel", a.keel, pin[0])
@@ -438,6 +447,9 @@ def main():
                              "", "", "", ""])
                 rows.append([f"memory/key rss {label}", k[1], r[1], k[1] / r[1], "", "", "", "", "",
                              "", ""])
+        if "types" in groups:
+            datatypes.run(keel, ref, sys.modules[__name__], a, pin, rows, seconds)
+            keel, ref = datatypes.memory(keel, ref, sys.modules[__name__], a, pin, rows)
         if "persistence" in groups:
             persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
                             a.rdb_keys, a.rdb_small_keys)

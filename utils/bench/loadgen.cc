@@ -14,6 +14,9 @@
 //   "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms",
 //   "p99_latency_ms","max_latency_ms"
 // The client's own CPU time goes to stderr so a run can show which side was saturated.
+// With --rate R a connection sends its next batch only while the requests issued so far stay
+// within R per second since the start (an offered load, for "does the server keep up with this
+// rate while it does something else"); waiting connections are retried every millisecond.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -46,6 +49,7 @@ struct Options {
   std::string test = "get";
   bool csv = false;
   bool plain_keys = false;  // --plain-keys: "key:N" unpadded, the names DEBUG POPULATE gives
+  long rate = 0;            // --rate R: at most R requests per second in all (0: as fast as possible)
 };
 
 struct Conn {
@@ -193,11 +197,17 @@ class Runner {
     conns_.resize(size_t(o_.conns));
     for (size_t i = 0; i < conns_.size(); i++) connect_one(i);
     const uint64_t t0 = now_ns();
+    t0_ = t0;
     for (size_t i = 0; i < conns_.size(); i++) send_batch(conns_[i]);
     std::vector<epoll_event> events(256);
     std::vector<char> buf(1 << 16);
     while (done_ < o_.requests) {
-      const int n = epoll_wait(ep_, events.data(), int(events.size()), -1);
+      const int n = epoll_wait(ep_, events.data(), int(events.size()), waiting_.empty() ? -1 : 1);
+      if (!waiting_.empty()) {
+        std::vector<size_t> w;
+        w.swap(waiting_);
+        for (size_t i : w) send_batch(conns_[i]);
+      }
       if (n < 0) {
         if (errno == EINTR) continue;
         die("epoll_wait");
@@ -236,6 +246,10 @@ class Runner {
     const long left = o_.requests - issued_;
     if (left <= 0) return;
     const int batch = left < o_.pipeline ? int(left) : o_.pipeline;
+    if (o_.rate > 0 && double(issued_ + batch) > double(o_.rate) * double(now_ns() - t0_) / 1e9) {
+      waiting_.push_back(size_t(&c - conns_.data()));
+      return;
+    }
     c.out.clear();
     for (int i = 0; i < batch; i++) gen_.append(c.out);
     issued_ += batch;
@@ -324,6 +338,8 @@ class Runner {
   std::vector<Conn> conns_;
   int ep_ = -1;
   long issued_ = 0, done_ = 0, errors_ = 0;
+  uint64_t t0_ = 0;
+  std::vector<size_t> waiting_;  // connections held back by --rate
 };
 
 }  // namespace
@@ -334,7 +350,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: keel-loadgen [-p port] [-c conns] [-P pipeline] [-n requests]\n"
                  "                    [-r keyspace] [-d value-bytes] [-t get|set|ping] [--csv]\n"
-                 "                    [--plain-keys]\n");
+                 "                    [--plain-keys] [--rate requests-per-second]\n");
     std::exit(2);
   };
   for (int i = 1; i < argc; i++) {
@@ -356,6 +372,7 @@ int main(int argc, char** argv) {
     else if (a == "-r") o.keyspace = std::atol(v);
     else if (a == "-d") o.data_size = std::atoi(v);
     else if (a == "-t") o.test = v;
+    else if (a == "--rate") o.rate = std::atol(v);
     else usage();
   }
   if (o.conns < 1 || o.pipeline < 1 || o.requests < 1 || o.data_size < 0 ||

@@ -15,7 +15,9 @@ keys over the populated names, so every SET overwrites a populated key): BGSAVE'
 (latest_fork_usec), the copy-on-write it caused (rdb_last_cow_size), and the SET rate while
 the child runs against the rate in windows before and after it (total_commands_processed
 deltas). Twice: with the child on the server's core (it inherits the server's pinning) and
-moved to the client's core right after the fork (`taskset -p`, what bgsave_cpulist does).
+moved to the client's core right after the fork (`taskset -p`, what bgsave_cpulist does);
+then at an offered load (keel-loadgen --rate) of 80% of the reference's saturated rate, the
+same for both servers, which shows whether each keeps up with that load during the BGSAVE.
 """
 import os, re, shutil, socket, statistics, subprocess, tempfile, time
 
@@ -148,10 +150,12 @@ def cpu_count_ok():
     return (os.cpu_count() or 1) >= 2 and shutil.which("taskset")
 
 
-def bgsave_under_load(srv, keys, loadgen, client_pin, move_child, window=4.0):
-    """SET rate without and during a BGSAVE, fork time and copy-on-write (see the docstring)."""
+def bgsave_under_load(srv, keys, loadgen, client_pin, move_child, window=4.0, rate=0):
+    """SET rate without and during a BGSAVE, fork time and copy-on-write (see the docstring).
+    rate > 0: an offered load of that many SETs per second instead of as many as the server
+    takes."""
     cmd = [loadgen, "-p", str(srv.port), "-c", "50", "-P", "16", "-n", "2000000000", "-r",
-           str(keys), "-t", "set", "--plain-keys"]
+           str(keys), "-t", "set", "--plain-keys"] + (["--rate", str(int(rate))] if rate else [])
     if client_pin is not None and shutil.which("taskset"):
         cmd = ["taskset", "-c", str(client_pin)] + cmd
     gen = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -244,14 +248,20 @@ def run(keel_bin, ref_bin, loadgen, pin, rounds, quick, rows, n_big=0, n_small=0
                     for name, srv, fname, _ in configs}
             bg = {}
             if di == 0:
-                for move in (False, True):
+                # Saturating load with the child on the server's core, then on the client's;
+                # then an offered load of 80% of what the reference served without a BGSAVE
+                # (the same rate for both servers, child on the server's core).
+                for mode in ("server-core", "client-core", "offered"):
+                    rate = 0
+                    if mode == "offered":
+                        rate = 0.8 * bg[("reference", "server-core")]["without"]
                     for srv in (keel, ref):
                         if srv is keel:
                             srv.cli("CONFIG", "SET", "rdb-version", 11)
-                            srv.cli("CONFIG", "SET", "dbfilename", "bg.rdb")
-                        else:
-                            srv.cli("CONFIG", "SET", "dbfilename", "bg.rdb")
-                        bg[(srv.name, move)] = bgsave_under_load(srv, n_big, loadgen, pin[1], move)
+                        srv.cli("CONFIG", "SET", "dbfilename", "bg.rdb")
+                        bg[(srv.name, mode)] = bgsave_under_load(
+                            srv, n_big, loadgen, pin[1], mode == "client-core", rate=rate)
+                        bg[(srv.name, mode)]["rate"] = rate
             for _ in range(rounds):
                 for name, srv, fname, _ in configs:
                     srv.stop()
@@ -273,14 +283,17 @@ def run(keel_bin, ref_bin, loadgen, pin, rounds, quick, rows, n_big=0, n_small=0
                 rows.append([f"rdb {label} {name} ready_s", rd, "", ""])
                 rows.append([f"rdb {label} {name} file_bytes", size[name], ref_size,
                              size[name] / ref_size])
-            for (sname, move), r in sorted(bg.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-                where = "child on the client's core" if move else "child on the server's core"
+            order = {"server-core": 0, "client-core": 1, "offered": 2}
+            for (sname, mode), r in sorted(bg.items(), key=lambda kv: (order[kv[0][1]], kv[0][0])):
+                where = {"server-core": "child on the server's core",
+                         "client-core": "child on the client's core",
+                         "offered": f"offered {r['rate']:.0f} SET/s, child on the server's core"}[mode]
                 print(f"  BGSAVE under SET load, {where}: {sname:9} fork {r['fork_us'] / 1000:.1f} ms, "
                       f"CoW {r['cow'] / 2**20:.1f} MB, BGSAVE {r['bgsave_s']:.1f} s, SET "
                       f"{r['during']:.0f} rps during vs {r['without']:.0f} without "
                       f"(x{r['ratio']:.2f}); server CPU {r['cpu_us_during']:.2f} us/SET during vs "
                       f"{r['cpu_us_without']:.2f} without (x{r['cpu_ratio']:.2f})", flush=True)
-                tag = "client-core" if move else "server-core"
+                tag = mode
                 rows.append([f"bgsave {label} {sname} {tag} fork_us", r["fork_us"], "", ""])
                 rows.append([f"bgsave {label} {sname} {tag} cow_bytes", r["cow"], "", ""])
                 rows.append([f"bgsave {label} {sname} {tag} set_rps_during/without",

@@ -15,6 +15,7 @@
 #include "base/fork.h"
 #include "keyspace/keyspace.h"
 #include "keyspace/notify.h"
+#include "types/hash_type.h"
 
 namespace keel {
 namespace {
@@ -343,6 +344,85 @@ TEST_F(DbTest, ScanReportsEveryKeyAcrossGrowth) {
     }
   } while (cursor != 0);
   for (const std::string& k : stable) EXPECT_TRUE(seen.count(k)) << k;
+}
+
+}  // namespace
+}  // namespace keel
+
+namespace keel {
+namespace {
+
+// The hash-field expiry index (hfe_*): kept by insert / overwrite / remove / move_to / flush /
+// swap / length_changed, and the active cycle's part for fields.
+Object* hash_with_ttls(std::string_view key, std::initializer_list<std::pair<const char*, int64_t>> fields) {
+  Object* o = HashType::create(key);
+  for (const auto& [f, ttl] : fields) HashType::set(*o, f, "v", encoding_limits());
+  HashType::enable_field_ttls(*o);
+  for (const auto& [f, ttl] : fields) HashType::set_field_ttl(*o, f, ttl);
+  return o;
+}
+
+TEST_F(DbTest, HashFieldExpiryIndex) {
+  Db db(0), other(1);
+  Db::Slot s = db.find_for_write(KeyRef::of("h"));
+  db.insert(s, hash_with_ttls("h", {{"a", 2'000'000}, {"b", 0}}));
+  EXPECT_EQ(db.hfe_count(), 1u);
+  // No TTL left: dropped from the index.
+  HashType::set_field_ttl(*s, "a", 0);
+  db.length_changed(s, 2);
+  EXPECT_EQ(db.hfe_count(), 0u);
+  HashType::set_field_ttl(*s, "a", 2'000'000);
+  db.length_changed(s, 2);
+  EXPECT_EQ(db.hfe_count(), 1u);
+  // RENAME within the db and MOVE to another keep it indexed under the new key / db.
+  Db::Slot to = db.find_for_write(KeyRef::of("h2"));
+  db.move_to(s, db, to);
+  EXPECT_EQ(db.hfe_count(), 1u);
+  Db::Slot to2 = other.find_for_write(KeyRef::of("h3"));
+  db.move_to(to, other, to2);
+  EXPECT_EQ(db.hfe_count(), 0u);
+  EXPECT_EQ(other.hfe_count(), 1u);
+  db.swap(other);
+  EXPECT_EQ(db.hfe_count(), 1u);
+  EXPECT_EQ(other.hfe_count(), 0u);
+  // Overwritten by a string, removed, flushed.
+  Db::Slot h3 = db.find_for_write(KeyRef::of("h3"));
+  db.overwrite(h3, Object::create_string("h3", "x"));
+  EXPECT_EQ(db.hfe_count(), 0u);
+  Db::Slot t = db.find_for_write(KeyRef::of("t"));
+  db.insert(t, hash_with_ttls("t", {{"a", 2'000'000}}));
+  EXPECT_EQ(db.hfe_count(), 1u);
+  db.remove(t);
+  EXPECT_EQ(db.hfe_count(), 0u);
+  Db::Slot u = db.find_for_write(KeyRef::of("u"));
+  db.insert(u, hash_with_ttls("u", {{"a", 2'000'000}}));
+  db.flush();
+  EXPECT_EQ(db.hfe_count(), 0u);
+}
+
+TEST_F(DbTest, ActiveExpiryOfFields) {
+  Db db(0);
+  const uint64_t before = keyspace_stats().expired_subkeys;
+  Db::Slot s = db.find_for_write(KeyRef::of("h"));
+  db.insert(s, hash_with_ttls("h", {{"a", 900'000}, {"b", 950'000}, {"c", 3'000'000}, {"d", 0}}));
+  Db::Slot g = db.find_for_write(KeyRef::of("g"));
+  db.insert(g, hash_with_ttls("g", {{"x", 990'000}}));
+  EXPECT_EQ(db.hfe_count(), 2u);
+  // A quota of one field: the earliest goes first.
+  EXPECT_EQ(db.active_expire_fields(INT64_MAX, 1), 1u);
+  HashScratch sc;
+  std::string_view v;
+  EXPECT_FALSE(HashType::get(*db.peek(KeyRef::of("h")), "a", sc, &v));
+  EXPECT_EQ(db.active_expire_fields(INT64_MAX, 100), 2u);
+  EXPECT_EQ(db.peek(KeyRef::of("g")), nullptr);  // emptied: deleted
+  const Object* h = db.peek(KeyRef::of("h"));
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(HashType::size(*h), 2u);
+  EXPECT_EQ(db.hfe_count(), 1u);
+  EXPECT_EQ(db.active_expire_fields(INT64_MAX, 100), 0u);
+  EXPECT_EQ(keyspace_stats().expired_subkeys - before, 3u);
+  std::string diff;
+  EXPECT_TRUE(db.keysizes_consistent(&diff)) << diff;
 }
 
 }  // namespace
