@@ -16,7 +16,8 @@ struct AdmissionGates {
   bool loading = false;  // start-up load in progress (persistence.h: g_loading_dataset)
   bool paused = false;   // CLIENT PAUSE in effect (commands/pause.h)
   bool aof_error = false;  // the AOF cannot be written (persistence/aof.h: aof_write_error)
-  bool pad[3] = {};
+  bool replica_ro = false;  // a replica with replica-read-only yes (server/replication.cc)
+  bool pad[2] = {};
 };
 static_assert(sizeof(AdmissionGates) == 8);
 inline constinit AdmissionGates g_admission_gates;

@@ -6,6 +6,7 @@
 
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/replication_api.h"
 
 namespace keel {
 
@@ -14,9 +15,10 @@ void reply_help(CommandContext& cx, const char* upper_name, std::initializer_lis
 
 namespace {
 
-// ROLE -> ["master", replication offset, replicas]; Keel has no replication yet.
+// ROLE: the replication layer answers (server/replication.cc); without it, a lone master.
 void cmd_role(CommandContext& cx) {
   ReplyWriter& w = cx.reply();
+  if (g_replication_hooks.role != nullptr) return g_replication_hooks.role(w);
   w.array(3);
   w.bulk("master");
   w.integer(0);

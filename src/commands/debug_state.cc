@@ -145,6 +145,7 @@ std::string hex(const Digest d) {
 
 const std::string& master_replid() { return replid_storage(); }
 void change_master_replid() { replid_storage() = random_hex40(); }
+void set_master_replid(const std::string& id) { replid_storage() = id; }
 
 std::string digest_value_hex(const Object* o) {
   Digest d = {};

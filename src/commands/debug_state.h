@@ -26,6 +26,8 @@ DebugOptions& debug_options();
 // CHANGE-REPL-ID draws new ones.
 const std::string& master_replid();
 void change_master_replid();
+// A replica takes its master's id (server/replication.cc).
+void set_master_replid(const std::string& id);
 
 // DEBUG DIGEST-VALUE: Redis's digest of one value (its type, its content in Redis's element
 // order rules, its TTL flag) as 40 hex characters; `o` null gives 40 zeros.

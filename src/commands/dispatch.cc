@@ -311,6 +311,11 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
       return reject_command(s, w, c, muted, mark,
                             g_rdb_bgsave_failed && rdb_writes_denied() ? kErrMisconf : aof_write_error());
     }
+    // A read-only replica refuses writes from everyone but its master (Redis's processCommand).
+    if (g_admission_gates.replica_ro && !(s.flags & Session::kMaster) &&
+        ((c->flags & kWrite) || (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
+      return reject_command(s, w, c, muted, mark, "READONLY You can't write against a read only replica.");
+    }
     if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) {
       return reject_command(s, w, c, muted, mark, busy_state().error);
     }

@@ -21,6 +21,8 @@ struct Session {
   static constexpr uint32_t kPubSub = 1u << 6;           // has subscriptions (RESP2 restricts)
   static constexpr uint32_t kNoTouch = 1u << 7;          // CLIENT NO-TOUCH ON
   static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
+  static constexpr uint32_t kReplica = 1u << 9;          // a replica after PSYNC/SYNC (flag S)
+  static constexpr uint32_t kMaster = 1u << 10;          // our master's stream (flag M): no -READONLY
   // Transactions (commands/multi.h). kMultiError: a command was rejected while queueing, EXEC
   // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array.
   static constexpr uint32_t kMultiError = 1u << 16;

@@ -72,6 +72,17 @@ class Config {
 };
 Config& config();
 
+// The replication directives (stored with the accept-and-report ones, config_ignored.cc).
+struct ReplOptions {
+  std::string replicaof_host, masterauth, masteruser, announce_ip;
+  int64_t replicaof_port = 0, backlog_size = 1 << 20, ping_period = 10, timeout = 60;
+  int64_t priority = 100, min_to_write = 0, min_max_lag = 10;
+  bool read_only = true, serve_stale = true;
+};
+ReplOptions repl_options();
+// REPLICAOF at run time changes what CONFIG GET replicaof / REWRITE show.
+void set_replicaof_option(const std::string& host, int64_t port);
+
 // Installed by the server once it listens: re-creates the listening sockets after a CONFIG SET
 // of bind or port; false with *err (and the old sockets kept) when the new ones cannot be made.
 void set_relisten_hook(bool (*fn)(std::string* err));

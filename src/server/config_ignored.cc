@@ -257,3 +257,28 @@ bool deprecated_directive(std::string_view name, size_t argc) {
 
 }  // namespace config_detail
 }  // namespace keel
+
+namespace keel {
+ReplOptions repl_options() {
+  const config_detail::Misc& m = config_detail::misc();
+  ReplOptions o;
+  o.replicaof_host = m.replicaof_host;
+  o.replicaof_port = m.replicaof_port;
+  o.masterauth = m.masterauth;
+  o.masteruser = m.masteruser;
+  o.announce_ip = m.replica_announce_ip;
+  o.backlog_size = m.repl_backlog_size;
+  o.ping_period = m.repl_ping_replica_period;
+  o.timeout = m.repl_timeout;
+  o.priority = m.replica_priority;
+  o.min_to_write = m.min_replicas_to_write;
+  o.min_max_lag = m.min_replicas_max_lag;
+  o.read_only = m.replica_read_only;
+  o.serve_stale = m.replica_serve_stale;
+  return o;
+}
+void set_replicaof_option(const std::string& host, int64_t port) {
+  config_detail::misc().replicaof_host = host;
+  config_detail::misc().replicaof_port = port;
+}
+}  // namespace keel

@@ -32,6 +32,7 @@
 #include "scripting/lua_engine.h"
 #include "server/config.h"
 #include "server/server.h"
+#include "server/replication.h"
 #include "server/version.h"
 
 namespace keel {
@@ -317,19 +318,7 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
 }
 
-void info_replication(std::string& out, Server&) {
-  line(out, "role:master");
-  line(out, "connected_slaves:0");
-  line(out, "master_failover_state:no-failover");
-  line(out, "master_replid:%s", master_replid().c_str());  // DEBUG CHANGE-REPL-ID changes it
-  line(out, "master_replid2:0000000000000000000000000000000000000000");
-  line(out, "master_repl_offset:0");
-  line(out, "second_repl_offset:-1");
-  line(out, "repl_backlog_active:0");
-  line(out, "repl_backlog_size:1048576");
-  line(out, "repl_backlog_first_byte_offset:0");
-  line(out, "repl_backlog_histlen:0");
-}
+void info_replication(std::string& out, Server&) { out += replication_info(); }
 
 void info_cpu(std::string& out, Server&) {
   rusage ru, ch;

@@ -2,6 +2,7 @@
 // pending replies, the cron timer (expiry, rehash, timeouts, stats, save points), reaping the
 // BGSAVE child (SIGCHLD) and signal-driven shutdown.
 #include "server/server.h"
+#include "server/replication.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -239,6 +240,7 @@ void Server::client_closed(Client* c) {
   tracking_drop_session(c->session);
   pubsub_drop_session(c->session);
   multi_drop_session(c->session);  // queue + watched keys
+  replication_client_closed(c);
   if (c->close_asap) close_asap_.erase(std::remove(close_asap_.begin(), close_asap_.end(), c), close_asap_.end());
   clients_.erase(c->session.id);
   if (c->pending_flush) {
@@ -253,6 +255,7 @@ void Server::client_closed(Client* c) {
 
 void Server::on_before_sleep(uv_prepare_t* p) {
   Server* s = static_cast<Server*>(p->data);
+  replication_before_sleep();  // WAITs satisfied by ACKs read in this iteration
   // Flushing may close clients, which edits pending_; work on a detached list.
   // Clients over their output buffer limits go first: what they are owed is dropped.
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
@@ -312,6 +315,7 @@ void Server::cron() {
   if (!g_fork_child_exists) keyspace().cron(1000);
   rdb_cron();  // the child's reports and exit, save points, a scheduled BGSAVE
   aof_cron();  // a scheduled or automatic rewrite, a postponed write, a retry after an error
+  replication_cron();
   // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
   if (ms - stats_.last_sample_ms >= 100) {
@@ -540,10 +544,8 @@ int Server::run() {
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
   apply_memory_options();
   const std::string_view replicaof = "replicaof";
-  if (const auto master = config().get({&replicaof, 1}); !master.empty() && !master[0].second.empty()) {
-    LOG_WARNING("replicaof %s: replication is not implemented yet, this server runs as a master",
-                master[0].second.c_str());
-  }
+  (void)replicaof;
+  replication_init();
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
   uv_prepare_init(loop_, &before_sleep_);
@@ -573,6 +575,7 @@ int Server::run() {
   // The loop's handles exist before the load: clients are served (-LOADING) while it runs.
   if (!load_data()) return 1;
   LOG_NOTICE("Ready to accept connections tcp");
+  replication_start();
   uint64_t period = static_cast<uint64_t>(1000 / (o.hz > 0 ? o.hz : 10));
   uv_timer_start(&cron_timer_, on_cron, period, period);
 
@@ -625,6 +628,7 @@ ClientType client_type_by_name(std::string_view t) {
   return ClientType::kInvalid;
 }
 ClientType client_type_of(const Client* c) {
+  if (c->session.flags & Session::kReplica) return ClientType::kReplica;
   return (c->session.flags & Session::kPubSub) ? ClientType::kPubSub : ClientType::kNormal;
 }
 }  // namespace
@@ -636,6 +640,7 @@ std::string Server::client_line(const Client* c) const {
   char flags[16];
   size_t nf = 0;
   if (s.flags & Session::kMonitor) flags[nf++] = 'O';
+  if (s.flags & Session::kReplica) flags[nf++] = 'S';
   if (s.flags & Session::kPubSub) flags[nf++] = 'P';
   if (s.flags & Session::kMulti) flags[nf++] = 'x';
   if (s.flags & Session::kBlocked) flags[nf++] = 'b';
@@ -890,7 +895,9 @@ bool Server::check_output_limits(Client* c) {
     over = true;
   }
   const OutputBufferLimit& l =
-      server_options().obuf_limits[(c->session.flags & Session::kPubSub) ? kObufPubSub : kObufNormal];
+      server_options().obuf_limits[(c->session.flags & Session::kReplica) ? kObufReplica
+                                   : (c->session.flags & Session::kPubSub) ? kObufPubSub
+                                                                           : kObufNormal];
   if (!over && l.hard == 0 && l.soft == 0) return false;
   if (!over) over = l.hard != 0 && used >= l.hard;
   if (!over && l.soft != 0 && used >= l.soft) {

@@ -1,0 +1,26 @@
+// Replication (Redis's protocol): the master side (REPLCONF, PSYNC/SYNC, the backlog fed by a
+// propagation sink, streaming to replicas, WAIT) and the replica side (REPLICAOF, the
+// handshake, loading the master's RDB, applying its stream). See server/README.md.
+#pragma once
+#include <string>
+
+namespace keel {
+
+class Client;
+
+// Installs the command hooks (commands/replication_api.h); at start-up, before listening.
+void replication_init();
+// After the dataset is loaded: a `replicaof` directive starts the link.
+void replication_start();
+// Once per cron tick: connects / retries, sends ACKs and PINGs, times links out.
+void replication_cron();
+// A client went away (a replica, or anyone waiting in WAIT).
+void replication_client_closed(Client* c);
+// Before sleep: answers WAITs that are satisfied.
+void replication_before_sleep();
+// INFO replication.
+std::string replication_info();
+// Whether the session is a replica (CLIENT LIST flag S, TYPE replica, output limit class).
+bool replication_is_replica(const Client* c);
+
+}  // namespace keel
