@@ -86,6 +86,9 @@ StreamEncoder g_enc;
 Buffer g_scratch;
 bool g_applying_master = false;  // the master's stream is being applied: not re-encoded
 int64_t g_last_ping_ms = 0;
+// End of the last command written to the stream (not PINGs nor GETACKs): what WAIT waits for
+// (Redis uses the client's own last write offset; every earlier write is before this one).
+int64_t g_last_write_off = 0;
 int64_t g_last_connect_ms = 0;
 
 struct Waiter {
@@ -145,6 +148,7 @@ class ReplSink final : public PropagationSink {
     g_scratch.clear();
     g_enc.append(g_scratch, dbid, argv);
     feed_raw(g_scratch.data(), g_scratch.size());
+    g_last_write_off = g_master_off;
   }
 };
 ReplSink g_sink;
@@ -433,6 +437,7 @@ void apply_stream() {
       discard.clear();
     }
     feed_raw(in.data() + start, pos - start);
+    g_last_write_off = g_master_off;
     if (g_link.state != LinkState::kConnected) return;  // the command dropped the link
   }
   in.erase(0, pos);
@@ -686,7 +691,7 @@ void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
   if (g_link.state != LinkState::kNone) {
     return w.error("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.");
   }
-  const int64_t target = g_master_off;
+  const int64_t target = g_last_write_off;
   const int64_t n = count_acked(target);
   Client* c = static_cast<Client*>(s.client);
   if (n >= want || c == nullptr || (s.flags & Session::kMulti) || g_exec_unit.depth > 1) {
@@ -823,6 +828,13 @@ void replication_client_closed(Client* c) {
       break;
     }
   }
+}
+
+bool replication_kill_master_link() {
+  if (g_link.state != LinkState::kConnected) return false;
+  link_close("Connection with master lost.");
+  g_last_connect_ms = 0;
+  return true;
 }
 
 bool replication_is_replica(const Client* c) { return (c->session.flags & Session::kReplica) != 0; }

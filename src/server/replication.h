@@ -18,6 +18,8 @@ void replication_cron();
 void replication_client_closed(Client* c);
 // Before sleep: answers WAITs that are satisfied.
 void replication_before_sleep();
+// CLIENT KILL TYPE master: drops the link to our master (true when there was one up).
+bool replication_kill_master_link();
 // INFO replication.
 std::string replication_info();
 // Whether the session is a replica (CLIENT LIST flag S, TYPE replica, output limit class).

@@ -798,7 +798,13 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
       c->close();
     }
   }
-  return static_cast<int64_t>(victims.size());
+  // The link to our master is not a Client: TYPE master (alone, or with only SKIPME / MAXAGE)
+  // drops it; the replica reconnects and asks for a partial resync.
+  int64_t master_killed = 0;
+  if (has_type && type == ClientType::kMaster && !has_id && !has_addr && !has_laddr) {
+    master_killed = replication_kill_master_link() ? 1 : 0;
+  }
+  return static_cast<int64_t>(victims.size()) + master_killed;
 }
 
 void Server::add_monitor(Session& s) {

@@ -1,0 +1,189 @@
+# Replication Keel -> Keel: REPLICAOF, full sync of every type x encoding x TTL x db, the write
+# stream, -READONLY, ROLE and INFO replication on both sides, WAIT, partial resync after the
+# link drops (from either side), full sync when the backlog no longer covers the gap,
+# REPLICAOF NO ONE (replid2 / second_repl_offset, PSYNC2 continuation by a sibling).
+
+source [file join $::keel::tests_dir helpers rdb_util.tcl]
+
+proc snapshot_of {{level 0}} {
+    set ::env(KEEL_HOST) [srv $level host]
+    set ::env(KEEL_PORT) [srv $level port]
+    set code [catch {exec /usr/bin/python3 [file join $::keel::tests_dir helpers rdb_contents.py] snapshot} out]
+    unset -nocomplain ::env(KEEL_HOST) ::env(KEEL_PORT)
+    if {$code} { error "snapshot failed: $out" }
+    return $out
+}
+
+proc populate_dbs {prefix {level 0}} {
+    foreach {db ttl} {0 0 1 5000000 15 0} {
+        r $level select $db
+        populate_types "$prefix-db$db-ttl$ttl:" $ttl $level
+    }
+    r $level select 0
+}
+
+proc link_up {{level 0}} { expr {[server_info master_link_status $level] eq "up"} }
+
+# The replica (level) has applied everything the master (mlevel) wrote.
+proc wait_caught_up {level mlevel} {
+    wait_for_condition 200 20 {
+        [link_up $level] &&
+        [server_info master_repl_offset $mlevel] == [server_info slave_repl_offset $level]
+    }
+}
+
+start_server {tags {repl}} {
+    start_server {tags {repl}} {
+        test "REPLICAOF: full sync brings every type x encoding x TTL x db" {
+            r -1 flushall
+            populate_dbs full -1
+            r -1 function load "#!lua name=repllib\nredis.register_function{function_name='replfn', callback=function() return 'r' end, flags={'no-writes'}}"
+            r set stale-local-key 1
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_caught_up 0 -1
+            assert_equal [snapshot_of -1] [snapshot_of]
+            assert_equal 0 [r exists stale-local-key]
+            assert_equal r [r fcall_ro replfn 0]
+            assert_equal [r -1 debug digest] [r debug digest]
+            assert_equal 1 [log_matches "*Full resync from master*"]
+        }
+
+        test "REPLICAOF the same master again: +OK Already connected" {
+            assert_equal "OK Already connected to specified master" [r replicaof [srv -1 host] [srv -1 port]]
+        }
+
+        test "The write stream of every type reaches the replica, byte for byte the same dataset" {
+            populate_dbs stream -1
+            r -1 incr counter
+            r -1 incrbyfloat fl 1.5
+            r -1 expire stream-db0-ttl0:str-int 1000
+            r -1 del stream-db0-ttl0:list-lp
+            r -1 multi
+            r -1 lpush txlist a b c
+            r -1 sadd txset x
+            r -1 exec
+            r -1 eval {redis.call('set', KEYS[1], 'lua'); redis.call('hset', KEYS[2], 'f', 'v')} 2 luakey luahash
+            r -1 select 15
+            r -1 spop stream-db15-ttl0:set-ht
+            r -1 select 0
+            r -1 publish chan msg
+            wait_caught_up 0 -1
+            assert_equal [snapshot_of -1] [snapshot_of]
+            assert_equal [r -1 debug digest] [r debug digest]
+        }
+
+        test "A write to the replica gets -READONLY, never a silent drop" {
+            assert_error "READONLY You can't write against a read only replica." {r set x 1}
+            r multi
+            catch {r set x 1} e
+            assert_match "READONLY*" $e
+            catch {r exec} e
+            assert_match "EXECABORT*" $e
+            assert_equal 0 [r exists x]
+            # Reads are fine.
+            assert_equal 1 [r -1 get counter]
+            assert_equal 1 [r get counter]
+        }
+
+        test "ROLE and INFO replication on the master and the replica" {
+            set role [r -1 role]
+            assert_equal master [lindex $role 0]
+            assert_equal [srv 0 port] [lindex [lindex $role 2] 0 1]
+            set role [r role]
+            assert_equal {slave} [lindex $role 0]
+            assert_equal [list [srv -1 host] [srv -1 port] connected] [lrange $role 1 3]
+            set m [info_dict [r -1 info replication]]
+            foreach f {role connected_slaves slave0 master_failover_state master_replid master_replid2
+                       master_repl_offset second_repl_offset repl_backlog_active repl_backlog_size
+                       repl_backlog_first_byte_offset repl_backlog_histlen} {
+                assert {[dict exists $m $f]} "master lacks $f"
+            }
+            assert_equal 1 [dict get $m connected_slaves]
+            assert_match "ip=127.0.0.1,port=[srv 0 port],state=online,offset=*,lag=*" [dict get $m slave0]
+            set s [info_dict [r info replication]]
+            foreach f {master_host master_port master_link_status master_last_io_seconds_ago
+                       master_sync_in_progress slave_read_repl_offset slave_repl_offset slave_priority
+                       slave_read_only replica_announced connected_slaves master_replid} {
+                assert {[dict exists $s $f]} "replica lacks $f"
+            }
+            assert_equal slave [dict get $s role]
+            assert_equal [dict get $m master_replid] [dict get $s master_replid]
+            assert_match "*flags=S*" [r -1 client list type replica]
+        }
+
+        test "WAIT counts the replicas that acknowledged the writes" {
+            r -1 set w 1
+            assert_equal 1 [r -1 wait 1 5000]
+            assert_equal 1 [r -1 wait 0 0]
+            assert_error "ERR WAIT cannot be used with replica instances*" {r wait 1 10}
+            assert_error "ERR timeout is negative" {r -1 wait 1 -1}
+        }
+
+        test "Link dropped by the replica (CLIENT KILL TYPE master): partial resync, then the stream goes on" {
+            set before [log_matches "*Partial resynchronization request*accepted*" -1]
+            assert_equal 1 [r client kill type master]
+            r -1 set after-kill-1 v
+            wait_caught_up 0 -1
+            assert_equal [expr {$before + 1}] [log_matches "*Partial resynchronization request*accepted*" -1]
+            r -1 rpush after-kill-2 a b
+            wait_caught_up 0 -1
+            assert_equal [snapshot_of -1] [snapshot_of]
+        }
+
+        test "Link dropped by the master (CLIENT KILL TYPE replica): partial resync within the backlog" {
+            set before [log_matches "*Partial resynchronization request*accepted*" -1]
+            set full [log_matches "*Full resync from master*"]
+            assert_equal 1 [r -1 client kill type replica]
+            r -1 set after-kill-3 v
+            wait_caught_up 0 -1
+            assert_equal [expr {$before + 1}] [log_matches "*Partial resynchronization request*accepted*" -1]
+            assert_equal $full [log_matches "*Full resync from master*"]
+            assert_equal [snapshot_of -1] [snapshot_of]
+        }
+
+        test "A gap larger than the backlog: full sync" {
+            r -1 config set repl-backlog-size 16384
+            set full [log_matches "*Full resync from master*"]
+            # One batch: the kill and 64 KB of writes run before the replica can reconnect.
+            set rd [redis_deferring_client -1]
+            set cmds "*4\r\n\$6\r\nCLIENT\r\n\$4\r\nKILL\r\n\$4\r\nTYPE\r\n\$7\r\nreplica\r\n"
+            set val [string repeat v 4000]
+            for {set i 0} {$i < 16} {incr i} {
+                append cmds "*3\r\n\$3\r\nSET\r\n\$4\r\nbig[format %x $i]\r\n\$4000\r\n$val\r\n"
+            }
+            $rd write $cmds
+            for {set i 0} {$i < 17} {incr i} { $rd read }
+            $rd close
+            wait_caught_up 0 -1
+            assert_equal [expr {$full + 1}] [log_matches "*Full resync from master*"]
+            assert_equal [snapshot_of -1] [snapshot_of]
+            r -1 config set repl-backlog-size 1mb
+        }
+
+        start_server {tags {repl}} {
+            test "A second replica; REPLICAOF NO ONE promotes one, the sibling continues with PSYNC2" {
+                assert_equal OK [r replicaof [srv -2 host] [srv -2 port]]
+                wait_caught_up 0 -2
+                r -2 set before-promotion 1
+                wait_caught_up 0 -2
+                wait_caught_up -1 -2
+                set old_id [server_info master_replid -1]
+                set off [server_info master_repl_offset -1]
+                # Promote level -1; level -2 (the old master) is left alone; level 0 follows -1.
+                assert_equal OK [r -1 replicaof no one]
+                assert_equal master [lindex [r -1 role] 0]
+                assert_equal $old_id [server_info master_replid2 -1]
+                assert_equal [expr {$off + 1}] [server_info second_repl_offset -1]
+                assert_equal OK [r -1 set promoted yes]
+                set before [log_matches "*Partial resynchronization request*accepted*" -1]
+                assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+                wait_caught_up 0 -1
+                assert_equal [expr {$before + 1}] [log_matches "*Partial resynchronization request*accepted*" -1]
+                assert_equal yes [r get promoted]
+                assert_equal [snapshot_of -1] [snapshot_of]
+                assert_equal [server_info master_replid -1] [server_info master_replid]
+                r replicaof no one
+            }
+        }
+    }
+}
