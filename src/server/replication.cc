@@ -350,6 +350,10 @@ void link_connect() {
 }
 
 bool take_line(std::string* line) {
+  // A master preparing a snapshot sends bare newlines as keep-alives (Redis does).
+  size_t skip = 0;
+  while (skip < g_link.in.size() && g_link.in[skip] == '\n') skip++;
+  if (skip > 0) g_link.in.erase(0, skip);
   const size_t nl = g_link.in.find("\r\n");
   if (nl == std::string::npos) return false;
   line->assign(g_link.in, 0, nl);
