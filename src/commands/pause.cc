@@ -33,7 +33,7 @@ void pause_start(PauseType type, int64_t end_ms) {
 void pause_end(ServerApi& api) {
   g_pause = PauseState{};
   g_admission_gates.paused = false;
-  g_clock.expire_paused = false;
+  g_clock.expire_paused = g_clock.replica;
   std::vector<Session*> list;
   list.swap(held());
   for (Session* s : list) {

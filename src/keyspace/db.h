@@ -104,6 +104,9 @@ struct KeyspaceClock {
   // CLIENT PAUSE in effect (commands/pause.h): a key past its time reads as missing but is not
   // deleted (lookups, SCAN, RANDOMKEY), and the active cycle does nothing, as in Redis.
   bool expire_paused = false;
+  // A replica (server/replication.cc): as paused, permanently: keys past their time read as
+  // missing for its clients and are deleted only by the master's DEL. pause_end restores this.
+  bool replica = false;
 };
 extern KeyspaceClock g_clock;
 

@@ -84,7 +84,8 @@ struct Backlog {
 
 StreamEncoder g_enc;
 Buffer g_scratch;
-bool g_applying_master = false;  // the master's stream is being applied: not re-encoded
+bool g_applying_master = false;
+bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's stream is being applied: not re-encoded
 int64_t g_last_ping_ms = 0;
 // End of the last command written to the stream (not PINGs nor GETACKs): what WAIT waits for
 // (Redis uses the client's own last write offset; every earlier write is before this one).
@@ -144,7 +145,12 @@ void feed_raw(const char* p, size_t n) {
 class ReplSink final : public PropagationSink {
  public:
   void feed(int dbid, std::span<const std::string_view> argv, uint8_t targets) override {
-    if (!(targets & kPropagateRepl) || g_applying_master || !g_backlog.active) return;
+    // A replica streams only what its master sent (applied by apply_stream, bytes unchanged);
+    // its own changes (a writable replica's writes) stay local, as in Redis.
+    if (!(targets & kPropagateRepl) || g_applying_master || !g_backlog.active ||
+        g_is_replica) {
+      return;
+    }
     g_scratch.clear();
     g_enc.append(g_scratch, dbid, argv);
     feed_raw(g_scratch.data(), g_scratch.size());
@@ -435,8 +441,13 @@ void apply_stream() {
     if (!args.empty()) {
       w.reset(&discard, 2);
       g_applying_master = true;
+      // The master's commands see every key as alive (Redis's lookupKey for the master client):
+      // the master sends the DEL when it expires one.
+      const bool was_loading = g_clock.loading;
+      g_clock.loading = true;
       (void)execute_command(g_link.session, std::span<const std::string_view>(args), nullptr, w,
                             server(), nullptr, 0);
+      g_clock.loading = was_loading;
       g_applying_master = false;
       discard.clear();
     }
@@ -541,6 +552,9 @@ void process_link_input() {
 }
 
 void set_replica_mode(bool on) {
+  g_is_replica = on;
+  g_clock.replica = on;
+  g_clock.expire_paused = on || g_admission_gates.paused;
   g_admission_gates.replica_ro = on && repl_options().read_only;
 }
 

@@ -85,6 +85,23 @@ start_server {tags {repl}} {
             assert_equal 1 [r get counter]
         }
 
+        test "The replica does not expire keys: they read as missing until the master's DEL" {
+            r -1 debug set-active-expire 0
+            set n [r dbsize]
+            r -1 set shortlived v px 100
+            wait_for_condition 100 10 {[r exists shortlived] == 1}
+            after 150
+            # Past its time: missing for the replica's clients, but still there (not deleted).
+            assert_equal {} [r get shortlived]
+            assert_equal 0 [r exists shortlived]
+            assert_equal [expr {$n + 1}] [r dbsize]
+            # The master deletes it when it finds it expired, and streams the DEL.
+            assert_equal {} [r -1 get shortlived]
+            wait_caught_up 0 -1
+            assert_equal $n [r dbsize]
+            r -1 debug set-active-expire 1
+        }
+
         test "ROLE and INFO replication on the master and the replica" {
             set role [r -1 role]
             assert_equal master [lindex $role 0]
