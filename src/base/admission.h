@@ -17,7 +17,8 @@ struct AdmissionGates {
   bool paused = false;   // CLIENT PAUSE in effect (commands/pause.h)
   bool aof_error = false;  // the AOF cannot be written (persistence/aof.h: aof_write_error)
   bool replica_ro = false;  // a replica with replica-read-only yes (server/replication.cc)
-  bool pad[2] = {};
+  bool noreplicas = false;  // fewer good replicas than min-replicas-to-write (replication.cc)
+  bool masterdown = false;  // link down and replica-serve-stale-data no (replication.cc)
 };
 static_assert(sizeof(AdmissionGates) == 8);
 inline constinit AdmissionGates g_admission_gates;

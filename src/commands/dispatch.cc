@@ -311,10 +311,20 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
       return reject_command(s, w, c, muted, mark,
                             g_rdb_bgsave_failed && rdb_writes_denied() ? kErrMisconf : aof_write_error());
     }
+    // Redis's order: NOREPLICAS (writes on a master short of good replicas), READONLY, then
+    // MASTERDOWN for everything without the stale flag.
+    if (g_admission_gates.noreplicas && !(s.flags & Session::kMaster) &&
+        ((c->flags & kWrite) || (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
+      return reject_command(s, w, c, muted, mark, "NOREPLICAS Not enough good replicas to write.");
+    }
     // A read-only replica refuses writes from everyone but its master (Redis's processCommand).
     if (g_admission_gates.replica_ro && !(s.flags & Session::kMaster) &&
         ((c->flags & kWrite) || (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
       return reject_command(s, w, c, muted, mark, "READONLY You can't write against a read only replica.");
+    }
+    if (g_admission_gates.masterdown && !(s.flags & Session::kMaster) && !(c->flags & kStale)) {
+      return reject_command(s, w, c, muted, mark,
+                            "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
     }
     if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) {
       return reject_command(s, w, c, muted, mark, busy_state().error);

@@ -210,6 +210,8 @@ struct Link {
   int64_t last_ack_ms = 0;
 } g_link;
 
+void update_gates();
+
 void on_link_closed(uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); }
 
 void link_close(const char* why) {
@@ -224,6 +226,7 @@ void link_close(const char* why) {
   g_link.rdb.clear();
   g_link.parser = RequestParser();
   if (g_link.state != LinkState::kNone) g_link.state = LinkState::kConnect;
+  update_gates();
 }
 
 struct WriteReq {
@@ -418,6 +421,7 @@ void transfer_done() {
   g_link.parser = RequestParser();
   g_link.state = LinkState::kConnected;
   g_link.last_ack_ms = 0;
+  update_gates();
   send_ack();
 }
 
@@ -499,6 +503,7 @@ void process_link_input() {
         g_link.session.db = &keyspace().db(0);
         g_link.parser = RequestParser();
         g_link.state = LinkState::kConnected;
+        update_gates();
         send_ack();
         break;
       }
@@ -551,10 +556,27 @@ void process_link_input() {
   if (g_link.state == LinkState::kConnected && !g_link.in.empty()) apply_stream();
 }
 
+// The admission gates of min-replicas-to-write, replica-serve-stale-data and replica-read-only
+// (base/admission.h): every cron tick and whenever the link changes state.
+void update_gates() {
+  const ReplOptions o = repl_options();
+  const int64_t now = mstime();
+  bool noreplicas = false;
+  if (o.min_to_write > 0 && !g_is_replica) {
+    int64_t good = 0;
+    for (const ReplicaInfo& r : g_replicas) good += r.online && (now - r.ack_ms) / 1000 <= o.min_max_lag;
+    noreplicas = good < o.min_to_write;
+  }
+  g_admission_gates.noreplicas = noreplicas;
+  g_admission_gates.masterdown = g_is_replica && !o.serve_stale && g_link.state != LinkState::kConnected;
+  g_admission_gates.replica_ro = g_is_replica && o.read_only;
+}
+
 void set_replica_mode(bool on) {
   g_is_replica = on;
   g_clock.replica = on;
   g_clock.expire_paused = on || g_admission_gates.paused;
+  update_gates();
   g_admission_gates.replica_ro = on && repl_options().read_only;
 }
 
@@ -828,6 +850,7 @@ void replication_cron() {
     feed_raw(kPing.data(), kPing.size());
   }
   serve_waiters(true);
+  update_gates();
 }
 
 void replication_before_sleep() { serve_waiters(false); }

@@ -136,6 +136,20 @@ start_server {tags {repl}} {
             assert_error "ERR timeout is negative" {r -1 wait 1 -1}
         }
 
+        test "min-replicas-to-write: -NOREPLICAS when fewer good replicas are attached" {
+            r -1 config set min-replicas-to-write 1
+            after 250
+            assert_equal OK [r -1 set mr 1]
+            r -1 config set min-replicas-to-write 2
+            after 250
+            # Text as redis-server 7.0.15 answers.
+            assert_error "NOREPLICAS Not enough good replicas to write." {r -1 set mr 2}
+            assert_equal 1 [r -1 get mr]
+            r -1 config set min-replicas-to-write 0
+            after 250
+            assert_equal OK [r -1 set mr 3]
+        }
+
         test "Link dropped by the replica (CLIENT KILL TYPE master): partial resync, then the stream goes on" {
             set before [log_matches "*Partial resynchronization request*accepted*" -1]
             assert_equal 1 [r client kill type master]
@@ -202,5 +216,19 @@ start_server {tags {repl}} {
                 r replicaof no one
             }
         }
+    }
+}
+
+start_server {tags {repl} overrides {replica-serve-stale-data no}} {
+    test "replica-serve-stale-data no: -MASTERDOWN while the link is down; INFO still answers" {
+        set port [::keel::find_free_port]
+        assert_equal OK [r replicaof 127.0.0.1 $port]
+        after 250
+        # Text as redis-server 7.0.15 answers.
+        assert_error "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'." {r get a}
+        assert_equal down [server_info master_link_status]
+        assert_equal OK [r replicaof no one]
+        assert_equal {} [r get a]
+        assert_equal {} [server_info master_link_status]
     }
 }
