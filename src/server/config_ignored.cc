@@ -1,6 +1,7 @@
 // Directives Keel accepts, stores and reports (CONFIG GET, CONFIG REWRITE) so that a Redis
-// redis.conf and tools that set them keep working, but does not act on yet (replication,
-// eviction tuning, syslog, threads ...), and the deprecated names a config file may still hold.
+// redis.conf and tools that set them keep working, but does not act on yet (eviction tuning,
+// syslog, threads ...), the deprecated names a config file may still hold, and the replication
+// directives, which server/replication.cc reads through repl_options().
 #include <cstdlib>
 #include <string>
 #include <vector>
