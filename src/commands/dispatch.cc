@@ -254,6 +254,21 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   return admission_done(s, w, muted, mark);
 }
 
+// The replication gates (base/admission.h), in Redis's order: NOREPLICAS (writes on a master
+// short of good replicas), READONLY (writes on a read-only replica), MASTERDOWN (everything
+// without the stale flag while the link is down and replica-serve-stale-data is no). The
+// master's own stream is exempt. Out of line: the admission path stays as it was.
+[[gnu::noinline]] const char* replication_refusal(Session& s, const CommandSpec& c) {
+  if (s.flags & Session::kMaster) return nullptr;
+  const bool write = (c.flags & kWrite) || (!strcmp(c.full_name, "exec") && multi_queued_write(s));
+  if (g_admission_gates.noreplicas && write) return "NOREPLICAS Not enough good replicas to write.";
+  if (g_admission_gates.replica_ro && write) return "READONLY You can't write against a read only replica.";
+  if (g_admission_gates.masterdown && !(c.flags & kStale)) {
+    return "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+  }
+  return nullptr;
+}
+
 // Admission with every check: execute_command's path when anything at all is unusual.
 [[gnu::noinline]] int64_t execute_command_slow(Session& s, std::span<const std::string_view> args,
                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
@@ -311,20 +326,8 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
       return reject_command(s, w, c, muted, mark,
                             g_rdb_bgsave_failed && rdb_writes_denied() ? kErrMisconf : aof_write_error());
     }
-    // Redis's order: NOREPLICAS (writes on a master short of good replicas), READONLY, then
-    // MASTERDOWN for everything without the stale flag.
-    if (g_admission_gates.noreplicas && !(s.flags & Session::kMaster) &&
-        ((c->flags & kWrite) || (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
-      return reject_command(s, w, c, muted, mark, "NOREPLICAS Not enough good replicas to write.");
-    }
-    // A read-only replica refuses writes from everyone but its master (Redis's processCommand).
-    if (g_admission_gates.replica_ro && !(s.flags & Session::kMaster) &&
-        ((c->flags & kWrite) || (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
-      return reject_command(s, w, c, muted, mark, "READONLY You can't write against a read only replica.");
-    }
-    if (g_admission_gates.masterdown && !(s.flags & Session::kMaster) && !(c->flags & kStale)) {
-      return reject_command(s, w, c, muted, mark,
-                            "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.");
+    if (g_admission_gates.noreplicas || g_admission_gates.replica_ro || g_admission_gates.masterdown) {
+      if (const char* e = replication_refusal(s, *c)) return reject_command(s, w, c, muted, mark, e);
     }
     if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) {
       return reject_command(s, w, c, muted, mark, busy_state().error);

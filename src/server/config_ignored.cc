@@ -276,6 +276,7 @@ ReplOptions repl_options() {
   o.min_max_lag = m.min_replicas_max_lag;
   o.read_only = m.replica_read_only;
   o.serve_stale = m.replica_serve_stale;
+  o.diskless_sync = m.repl_diskless_sync;
   return o;
 }
 void set_replicaof_option(const std::string& host, int64_t port) {

@@ -33,6 +33,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "base/util_random.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
@@ -69,6 +70,7 @@ struct ReplicaInfo {
   int64_t ack_off = 0;
   int64_t ack_ms = 0;
   bool online = false;
+  bool capa_eof = false;  // REPLCONF capa eof
 };
 std::vector<ReplicaInfo> g_replicas;  // every client that sent REPLCONF or PSYNC
 
@@ -105,6 +107,13 @@ ReplicaInfo* find_replica(const Client* c) {
     if (r.c == c) return &r;
   }
   return nullptr;
+}
+
+std::string eof_mark() {
+  static const char* kHex = "0123456789abcdef";
+  std::string s(40, '0');
+  for (char& ch : s) ch = kHex[random_u64() & 15];
+  return s;
 }
 
 ReplicaInfo& replica_entry(Client* c) {
@@ -620,7 +629,9 @@ void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWrit
       if (c != nullptr) replica_entry(c).listening_port = port;
     } else if (equals_nocase(opt, "ip-address")) {
       if (c != nullptr) replica_entry(c).ip = std::string(val);
-    } else if (!equals_nocase(opt, "capa") && !equals_nocase(opt, "rdb-only") &&
+    } else if (equals_nocase(opt, "capa")) {
+      if (c != nullptr && equals_nocase(val, "eof")) replica_entry(c).capa_eof = true;
+    } else if (!equals_nocase(opt, "rdb-only") &&
                !equals_nocase(opt, "rdb-filter-only")) {
       return w.error_fmt("ERR Unrecognized REPLCONF option: %.*s", static_cast<int>(opt.size()),
                          opt.data());
@@ -677,8 +688,19 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
   if (!legacy) {
     w.raw("+FULLRESYNC " + master_replid() + " " + std::to_string(g_master_off) + "\r\n");
   }
-  w.raw("$" + std::to_string(rdb.size()) + "\r\n");
-  w.raw(rdb);
+  if (repl_options().diskless_sync && !legacy && r->capa_eof) {
+    // repl-diskless-sync yes: the $EOF:<mark> form, the end found by the 40-byte mark (what a
+    // replica that announced capa eof expects from a diskless master).
+    const std::string mark = eof_mark();
+    w.raw("$EOF:" + mark + "\r\n");
+    w.raw(rdb);
+    w.raw(mark);
+    LOG_NOTICE("Snapshot for replica %s sent diskless, with the $EOF: mark", s.addr.c_str());
+  } else {
+    w.raw("$" + std::to_string(rdb.size()) + "\r\n");
+    w.raw(rdb);
+    LOG_NOTICE("Snapshot for replica %s sent as a $<length> bulk", s.addr.c_str());
+  }
   LOG_NOTICE("Synchronization with replica %s succeeded (%zu bytes of RDB)", s.addr.c_str(), rdb.size());
   s.flags |= Session::kReplica;
   r->online = true;

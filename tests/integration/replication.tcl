@@ -48,6 +48,19 @@ start_server {tags {repl}} {
             assert_equal 1 [log_matches "*Full resync from master*"]
         }
 
+        test "Full sync in both forms: repl-diskless-sync yes (\$EOF: mark) and no (\$<length>)" {
+            foreach {diskless line} {no "*sent as a \$<length> bulk*" yes "*sent diskless, with the \$EOF: mark*"} {
+                r -1 config set repl-diskless-sync $diskless
+                set before [log_matches $line -1]
+                # A replica that left has a history of its own: the next sync is a full one.
+                r replicaof no one
+                r replicaof [srv -1 host] [srv -1 port]
+                wait_caught_up 0 -1
+                assert_equal [expr {$before + 1}] [log_matches $line -1]
+                assert_equal [snapshot_of -1] [snapshot_of]
+            }
+        }
+
         test "REPLICAOF the same master again: +OK Already connected" {
             assert_equal "OK Already connected to specified master" [r replicaof [srv -1 host] [srv -1 port]]
         }

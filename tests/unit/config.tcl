@@ -564,13 +564,12 @@ start_server {tags {config}} {
 }
 
 start_server {tags {config} overrides {slaveof {127.0.0.1 1} repl-ping-slave-period 3}} {
-    test "replicaof in the config file is remembered (no replication yet)" {
+    test "replicaof in the config file is remembered and makes the server a replica" {
         assert_equal {replicaof {127.0.0.1 1}} [r config get replicaof]
         assert_equal 3 [cget repl-ping-replica-period]
-        if {[is_keel]} {
-            assert_equal 1 [log_matches {*replicaof 127.0.0.1 1: replication is not implemented yet*}]
-            assert_equal master [server_info role]
-        }
+        # As redis-server 7.0.15: a replica whose master cannot be reached.
+        assert_equal slave [server_info role]
+        assert_equal down [server_info master_link_status]
     }
 }
 
