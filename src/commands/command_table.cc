@@ -97,6 +97,7 @@ void init_command_table() {
            keys_commands(),
            string_commands(),
            bitmap_commands(),
+           hll_commands(),
            config_commands(),
            pubsub_commands(),
            multi_commands(),

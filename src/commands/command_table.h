@@ -15,6 +15,7 @@ std::span<CommandSpec> server_commands();
 std::span<CommandSpec> keys_commands();
 std::span<CommandSpec> string_commands();
 std::span<CommandSpec> bitmap_commands();
+std::span<CommandSpec> hll_commands();       // PF*
 std::span<CommandSpec> config_commands();
 std::span<CommandSpec> pubsub_commands();
 std::span<CommandSpec> scripting_commands();
