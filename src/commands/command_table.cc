@@ -105,6 +105,7 @@ void init_command_table() {
            hash_commands(),
            set_commands(),
            zset_commands(),
+           geo_commands(),
            scripting_commands(),
            persistence_commands(),
            standalone_commands(),
