@@ -106,6 +106,7 @@ void init_command_table() {
            set_commands(),
            zset_commands(),
            geo_commands(),
+           sort_commands(),
            scripting_commands(),
            persistence_commands(),
            standalone_commands(),
