@@ -12,6 +12,7 @@
 // - A pattern is looked up with read semantics: a missing key, a key of another type (a string
 //   for `*`, a hash for `*->field`) or a pattern without `*` gives nothing (a null reply, an
 //   empty string when stored); GET # is the element itself.
+// - A listpack sorted set is converted to a skiplist (zsetConvert), as Redis 7.0-8.0 do.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -156,6 +157,8 @@ void sort_generic(CommandContext& cx, bool readonly) {
         return true;
       });
     } else {
+      // As Redis (through 8.0): a small sorted set is converted for good, even by SORT_RO.
+      ZsetType::convert_to_skiplist(*o);
       items.reserve(ZsetType::size(*o));
       ZsetType::for_each(*o, [&](std::string_view m, double) { items.emplace_back(m); });
     }

@@ -50,6 +50,18 @@ test "SORT BY nosort keeps list and zset order, DESC reverses it" {
     assert_equal {b {}} [r sort z by nosort get # get nope_* limit 0 1]
 }
 
+test "SORT and SORT_RO convert a small sorted set to a skiplist (Redis's zsetConvert)" {
+    r del z
+    r zadd z 1 a 2 b
+    assert_encoding listpack z
+    r sort_ro z alpha
+    assert_encoding skiplist z
+    r del z
+    r zadd z 1 a
+    catch {r sort z limit x y}
+    assert_encoding listpack z
+}
+
 test "SORT of a set BY nosort is sorted ALPHA when stored or scripted" {
     r del s dst3
     r sadd s b a c
