@@ -136,7 +136,7 @@ void cmd_pfdebug(CommandContext& cx) {
     for (uint32_t i = 0; i < hll::kRegisters; i++) cx.reply().integer(regs[i]);
   } else if (equals_nocase(sub, "decode")) {
     if (HllType::is_dense(*slot)) return cx.reply().error("ERR HLL encoding is not sparse");
-    cx.reply().simple(HllType::decode(*slot));
+    cx.reply().bulk(HllType::decode(*slot));
   } else if (equals_nocase(sub, "encoding")) {
     cx.reply().simple(HllType::is_dense(*slot) ? "dense" : "sparse");
   } else if (equals_nocase(sub, "todense")) {
@@ -226,7 +226,7 @@ CommandSpec kHllCommands[] = {
     {.name = "pfadd", .handler = cmd_pfadd, .arity = -2, .flags = kWrite | kDenyOom | kFast, .acl = kAclHyperLogLog, .group = "hyperloglog",
      .summary = "Adds the specified elements to the specified HyperLogLog.", .since = "2.8.9", .complexity = "O(1) to add every element.",
      .keys = {ks(kKsRW | kKsInsert)}},
-    {.name = "pfcount", .handler = cmd_pfcount, .arity = -2, .flags = kReadOnly, .acl = kAclHyperLogLog, .group = "hyperloglog",
+    {.name = "pfcount", .handler = cmd_pfcount, .arity = -2, .flags = kReadOnly | kMayReplicate, .acl = kAclHyperLogLog, .group = "hyperloglog",
      .summary = "Return the approximated cardinality of the set(s) observed by the HyperLogLog at key(s).", .since = "2.8.9",
      .complexity = "O(1) with a very small average constant time when called with a single key. O(N) with N being the number of keys, and much bigger constant times, when called with multiple keys.",
      .keys = {ks(kKsRW | kKsAccess, 1, fk_range(-1, 1, 0), "RW because it may change the internal representation of the key, and propagate to replicas")}},

@@ -153,6 +153,14 @@ test "Damaged sparse HLLs: INVALIDOBJ, never a crash" {
 }
 
 test "PFDEBUG: ENCODING, DECODE, TODENSE, GETREG and its errors" {
+    # DECODE is a bulk string, ENCODING a status reply
+    set c [redis_client]
+    $c readraw 1
+    $c del hr
+    $c pfadd hr a
+    assert_equal {{$20} {Z:12711 v:2,1 Z:3672}} [list [$c pfdebug decode hr] [$c read]]
+    assert_equal {+sparse} [$c pfdebug encoding hr]
+    $c close
     r del h
     r pfadd h a b c
     assert_equal sparse [r pfdebug encoding h]
