@@ -49,8 +49,12 @@ void cmd_pfadd(CommandContext& cx) {
   for (size_t j = 2; j < cx.argc(); j++) {
     const int r = HllType::add(*slot, cx.arg(j));
     if (r < 0) {
-      // Registers changed before the damage was found stay changed, as in Redis.
-      if (updated) cx.db().length_changed(slot, old_len);
+      // Registers changed before the damage was found stay changed, but as in Redis the
+      // command counts no change (so it is not propagated) and notifies nothing.
+      if (updated) {
+        cx.db().length_changed(slot, old_len);
+        cx.set_dirty(0);
+      }
       return cx.reply().error(kErrInvalidHll);
     }
     updated += r;
