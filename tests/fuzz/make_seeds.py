@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the binary seed files of the blob targets (listpack, intset, ziplist, quicklist,
-hll) from the byte layouts below, so that the seeds can be read and regenerated: python3 tests/fuzz/make_seeds.py.
+hll) from the byte layouts below, so that the seeds can be read and regenerated:
+python3 tests/fuzz/make_seeds.py.
 Text-like seeds of the other targets are plain files in tests/fuzz/corpus/<target>/.
 Each seed starts with the target's mode byte (see the target's header comment)."""
 import os
