@@ -85,9 +85,11 @@ void cmd_pfcount(CommandContext& cx) {
   Object* o = cx.db().find(cx.key(1));
   if (!o) return cx.reply().integer(0);
   if (!check_hll(cx, o)) return;
+  uint64_t card;
+  if (HllType::cached(*o, &card)) return cx.reply().integer(static_cast<int64_t>(card));
+  // The estimate is written back into the header: a change of the key (dirty, WATCH).
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   const int64_t old_len = object_length(slot.obj());
-  uint64_t card;
   bool written;
   if (!HllType::count(*slot, &card, &written)) return cx.reply().error(kErrInvalidHll);
   if (written) cx.db().length_changed(slot, old_len);

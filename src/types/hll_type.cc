@@ -89,6 +89,14 @@ void HllType::invalidate_cache(Object& o) {
   hll::invalidate_cache(reinterpret_cast<uint8_t*>(editable(o, o.string_length())->data));
 }
 
+bool HllType::cached(const Object& o, uint64_t* card) {
+  char scratch[24];
+  std::string_view s = bytes(o, scratch);
+  if (!hll::cache_valid(u8(s))) return false;
+  *card = hll::cached_card(u8(s));
+  return true;
+}
+
 bool HllType::count(Object& o, uint64_t* card, bool* cache_written) {
   *cache_written = false;
   char scratch[24];

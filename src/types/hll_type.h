@@ -26,6 +26,8 @@ struct HllType {
   static int add(Object& o, std::string_view element);
   // Marks the cached cardinality stale (PFADD that changed something, a new key).
   static void invalidate_cache(Object& o);
+  // The cached cardinality when the cache is valid (no edit, so a read lookup will do).
+  static bool cached(const Object& o, uint64_t* card);
   // PFCOUNT of one key: the cached cardinality, or the estimate, which is then cached
   // (*cache_written). False on a damaged value.
   static bool count(Object& o, uint64_t* card, bool* cache_written);
