@@ -596,6 +596,8 @@ bool script_command_may_write(const CommandSpec& c, std::span<const std::string_
   return may_write_impl(c, args);
 }
 
+bool is_script_session(const Session* s) { return s == &script_session(); }
+
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }

@@ -24,4 +24,9 @@ struct CommandSpec;
 // command unless it declares no-writes. False for every other command and for unknown scripts.
 bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args);
 
+struct Session;
+// True for the session scripts run their commands with (Redis's CLIENT_SCRIPT): SORT sorts a
+// set it would otherwise return unsorted.
+bool is_script_session(const Session* s);
+
 }  // namespace keel
