@@ -208,7 +208,7 @@ bool blocking_may_block(CommandContext& cx) {
 bool blocking_reblocked() { return reg().reblocked; }
 
 void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type type,
-                   int64_t deadline_ms) {
+                   int64_t deadline_ms, std::span<const std::string_view> argv) {
   Registry& r = reg();
   Session& s = cx.session();
   if (r.serving && r.serving->s == &s) {  // the served handler found nothing: stay as we are
@@ -220,7 +220,8 @@ void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type ty
   Blocked* b = owned.get();
   b->s = &s;
   b->cmd = &cx.command();
-  b->argv.assign(cx.args().begin(), cx.args().end());
+  if (argv.empty()) argv = cx.args();
+  b->argv.assign(argv.begin(), argv.end());
   b->views.assign(b->argv.begin(), b->argv.end());
   b->dbid = s.db->id();
   b->type = type;

@@ -104,6 +104,7 @@ void init_command_table() {
            hash_commands(),
            set_commands(),
            zset_commands(),
+           stream_commands(),
            scripting_commands(),
            persistence_commands(),
            standalone_commands(),

@@ -23,6 +23,7 @@ std::span<CommandSpec> list_commands();
 std::span<CommandSpec> hash_commands();
 std::span<CommandSpec> set_commands();
 std::span<CommandSpec> zset_commands();
+std::span<CommandSpec> stream_commands();
 std::span<CommandSpec> persistence_commands();
 std::span<CommandSpec> standalone_commands();  // ROLE CLUSTER MODULE
 std::span<CommandSpec> memory_commands();      // MEMORY

@@ -169,7 +169,7 @@ bool Db::remove(const KeyRef& key) {
 bool Db::length_changed(Slot& slot, int64_t old_len) {
   Object* o = slot.obj_;
   const int64_t new_len = object_length(o);
-  if (new_len == 0 && o->type() != Type::kString) {
+  if (new_len == 0 && o->type() != Type::kString && o->type() != Type::kStream) {  // streams stay
     erase_object(slot, old_len);  // one update: (type, old_len) -> absent
     return true;
   }
