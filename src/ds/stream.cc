@@ -392,6 +392,24 @@ bool Stream::last_entry_id(StreamID* out) const {
   return it.next(out, &nf);
 }
 
+bool Stream::first_raw_id(StreamID* out) const {
+  uint8_t key[Rax::kMaxKey];
+  size_t klen;
+  void* v = rax.first(key, &klen);
+  if (!v) return false;
+  ListpackView lv(v);
+  const Listpack& lp = *lv;
+  LpPos p = lp.first();
+  p = lp.next(lp.next(p));
+  p = skip(lp, p, lp_int(lp, p) + 2);  // master fields and terminator: p is the first flags
+  if (p == kLpNone) return false;
+  p = lp.next(p);
+  const StreamID master = StreamID::decode(key);
+  *out = StreamID{master.ms + static_cast<uint64_t>(lp_int(lp, p)),
+                  master.seq + static_cast<uint64_t>(lp_int(lp, lp.next(p)))};
+  return true;
+}
+
 StreamCG* Stream::find_group(std::string_view name) const {
   if (!cgroups) return nullptr;
   auto it = cgroups->find(name);
@@ -422,8 +440,22 @@ bool Stream::range_has_tombstones(StreamID start, StreamID end) const {
   return start <= max_deleted_id && max_deleted_id <= end;
 }
 
-int64_t Stream::estimate_entries_read(const StreamCG& g) const {
-  const StreamID& id = g.last_id;
+bool Stream::group_lag(const StreamCG& g, int64_t* lag) const {
+  if (entries_added == 0) {
+    *lag = 0;
+    return true;
+  }
+  if (g.entries_read != kStreamEntriesReadUnknown && !range_has_tombstones(g.last_id, StreamID::max())) {
+    *lag = static_cast<int64_t>(entries_added) - g.entries_read;
+    return true;
+  }
+  const int64_t read = estimate_entries_read(g.last_id);
+  if (read == kStreamEntriesReadUnknown) return false;
+  *lag = static_cast<int64_t>(entries_added) - read;
+  return true;
+}
+
+int64_t Stream::estimate_entries_read(StreamID id) const {
   if (entries_added == 0) return 0;
   if (length == 0 && id <= last_id) return static_cast<int64_t>(entries_added);
   if (id == last_id) return static_cast<int64_t>(entries_added);

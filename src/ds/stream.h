@@ -125,6 +125,9 @@ class Stream {
   // First / last live entry's ID; false when the stream is empty.
   bool first_entry_id(StreamID* out) const;
   bool last_entry_id(StreamID* out) const;
+  // The first entry's ID counting deleted ones still in the first node (Redis's
+  // streamGetEdgeID without skipping tombstones); false when there is no node.
+  bool first_raw_id(StreamID* out) const;
 
   // Consumer groups.
   StreamCG* find_group(std::string_view name) const;
@@ -132,9 +135,11 @@ class Stream {
   StreamCG* create_group(std::string_view name, StreamID id, int64_t entries_read);
   bool destroy_group(std::string_view name);
   size_t group_count() const { return cgroups ? cgroups->size() : 0; }
-  // Redis 7.0's streamEstimateDistanceFromFirstEverEntry / lag: entries the group has read,
-  // or -1 when unknown.
-  int64_t estimate_entries_read(const StreamCG& g) const;
+  // Redis 7.0's streamEstimateDistanceFromFirstEverEntry: how many entries were added up to
+  // and including `id`, or -1 when the deletions make it unknown.
+  int64_t estimate_entries_read(StreamID id) const;
+  // XINFO's lag of a group (entries added after what it read); false when unknown (null).
+  bool group_lag(const StreamCG& g, int64_t* lag) const;
   // Whether the range (start, end] may hold deleted entries (a tombstone).
   bool range_has_tombstones(StreamID start, StreamID end) const;
 

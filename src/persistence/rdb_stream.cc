@@ -191,9 +191,7 @@ std::unique_ptr<Stream> rdb_read_stream(RdbIn& in, int type, bool deep) {
     if (type >= kRdbStreamListpacks2) {
       entries_read = static_cast<int64_t>(in.len());
     } else {
-      StreamCG probe;
-      probe.last_id = gid;
-      entries_read = s->estimate_entries_read(probe);
+      entries_read = s->estimate_entries_read(gid);
     }
     StreamCG* g = s->create_group(name, gid, entries_read);
     if (!g) in.fail("Duplicated consumer group name " + name);
