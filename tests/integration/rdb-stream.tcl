@@ -13,6 +13,13 @@ proc stream_state {key {level 0}} {
     foreach f {length last-generated-id max-deleted-entry-id entries-added recorded-first-entry-id groups} {
         lappend out $f [dict get $info $f]
     }
+    # Groups, their consumers and pending entries (without the times, which move).
+    lappend out [r $level xinfo groups $key]
+    foreach g [r $level xinfo groups $key] {
+        set name [dict get $g name]
+        lappend out [lmap c [r $level xinfo consumers $key $name] {list [dict get $c name] [dict get $c pending]}]
+        lappend out [lmap p [r $level xpending $key $name - + 1000] {list [lindex $p 0] [lindex $p 1] [lindex $p 3]}]
+    }
     return $out
 }
 
@@ -30,6 +37,16 @@ proc fill_streams {{level 0}} {
     r $level xadd trimmed 2-0 a 1
     r $level xtrim trimmed maxlen 1
     r $level xsetid trimmed 9-9 entriesadded 40 maxdeletedid 1-0
+    r $level xgroup create big g1 0
+    r $level xgroup create big g2 $ ENTRIESREAD 30
+    r $level xgroup create big g3 10-10
+    r $level xreadgroup group g1 c1 count 5 streams big >
+    r $level xreadgroup group g1 c2 count 3 streams big >
+    r $level xreadgroup group g1 c3 noack count 2 streams big >
+    r $level xgroup createconsumer big g1 idle
+    r $level xclaim big g1 c3 0 1-1 retrycount 9 justid
+    r $level xack big g1 2-2
+    r $level xgroup create empty g 0
     r $level config set stream-node-max-entries 100
 }
 
@@ -44,6 +61,9 @@ test "The fixtures' stream dumps load at start-up" {
         assert_equal {1000-0 {n 0 payload {}}} [lindex [r xrange stream:big - + count 1] 0] $server
         assert_equal 1499-1 [dict get [r xinfo stream stream:big] last-generated-id] $server
         assert_equal 2 [dict get [r xinfo stream stream:big] groups] $server
+        assert_equal 7 [lindex [r xpending stream:big g1] 0] $server
+        assert_equal {1001-1 c1 1} [lreplace [lindex [r xpending stream:big g1 - + 1] 0] 2 2] $server
+        assert_equal 1499-1 [dict get [lindex [r xinfo groups stream:big] 1] last-delivered-id] $server
         assert_equal {{1-1 {a 1}}} [r xrange stream:small - +] $server
         assert_equal 0 [r xlen stream:empty] $server
         assert_equal 5-0 [dict get [r xinfo stream stream:empty] last-generated-id] $server
