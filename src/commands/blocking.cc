@@ -42,6 +42,7 @@ struct Blocked {
   Type type = Type::kList;
   int64_t deadline = 0;  // ms, 0 = none
   uint64_t seq = 0;      // arrival order (tie-break in the deadline index)
+  const char* gone_error = nullptr;  // reply when a key goes away (XREADGROUP)
 };
 
 using Queue = std::deque<Blocked*>;
@@ -208,7 +209,7 @@ bool blocking_may_block(CommandContext& cx) {
 bool blocking_reblocked() { return reg().reblocked; }
 
 void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type type,
-                   int64_t deadline_ms, std::span<const std::string_view> argv) {
+                   int64_t deadline_ms, std::span<const std::string_view> argv, const char* gone_error) {
   Registry& r = reg();
   Session& s = cx.session();
   if (r.serving && r.serving->s == &s) {  // the served handler found nothing: stay as we are
@@ -226,6 +227,7 @@ void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type ty
   b->dbid = s.db->id();
   b->type = type;
   b->deadline = deadline_ms;
+  b->gone_error = gone_error;
   b->seq = r.next_seq++;
   if (r.waiting.size() <= static_cast<size_t>(b->dbid)) r.waiting.resize(static_cast<size_t>(b->dbid) + 1);
   KeyQueues& kq = r.waiting[static_cast<size_t>(b->dbid)];
@@ -274,8 +276,14 @@ void blocking_serve_ready(ServerApi& api) {
         if (bi == r.by_seq.end()) continue;  // served meanwhile through another key
         Blocked* b = bi->second;
         const Object* o = db.find(kr, Db::kNoTouch | Db::kNoStats | Db::kNoNotify);
-        if (o == nullptr) break;               // gone: the rest keep waiting
-        if (o->type() != b->type) continue;    // waits for another type (BLPOP vs BZPOPMIN)
+        if (o == nullptr || o->type() != b->type) {
+          if (b->gone_error) {  // XREADGROUP: its stream is gone
+            const char* err = b->gone_error;
+            finish_with(b, api, true, [err](ReplyWriter& w) { w.error(err); });
+            continue;
+          }
+          continue;  // gone (the others keep waiting), or waits for another type (BLPOP vs BZPOPMIN)
+        }
         serve(b, api);
       }
     }

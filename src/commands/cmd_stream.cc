@@ -713,7 +713,9 @@ void xread_generic(CommandContext& cx, bool xreadgroup) {
   std::vector<size_t> keys;
   for (size_t k = 0; k < nkeys; k++) keys.push_back(streams_arg + k);
   const int64_t deadline = timeout ? cx.now_ms() + timeout : 0;
-  if (xreadgroup) return block_on_keys(cx, keys, Type::kStream, deadline);
+  if (xreadgroup) {
+    return block_on_keys(cx, keys, Type::kStream, deadline, {}, "UNBLOCKED the stream key no longer exists");
+  }
   // Block, remembering what `$` and `+` meant now.
   std::vector<std::string> argv(cx.args().begin(), cx.args().end());
   for (size_t k = 0; k < nkeys; k++) {

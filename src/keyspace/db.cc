@@ -154,6 +154,8 @@ void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
   slot.epoch_ = 0;
   epoch_++;
   signal(slot.key_.name, count_dirty);
+  // A blocked XREADGROUP learns that its stream is gone (commands/blocking.cc).
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, slot.key_.name);
   Object::destroy(o);
 }
 
@@ -212,6 +214,7 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   epoch_++;
   hist_.update(o->type(), len, o->type(), KeySizes::kAbsent);
   signal(from.key_.name);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, from.key_.name);
   Object* n = Object::rekey(o, to.key_.name);
   dst.ensure_pos(to);
   dst.keys_.insert(to.pos_, n);

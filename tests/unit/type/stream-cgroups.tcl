@@ -335,6 +335,35 @@ proc prop {} {
     return $out
 }
 
+test "A deleted or retyped stream unblocks XREADGROUP with UNBLOCKED; DEL + re-create in one EXEC serves it" {
+    foreach how {del set rename} {
+        r del s s2
+        r xgroup create s g $ MKSTREAM
+        set rd [redis_deferring_client]
+        $rd xreadgroup group g c block 0 streams s >
+        wait_for_blocked_clients 1
+        switch $how {
+            del { r del s }
+            set { r multi; r del s; r set s x; r exec }
+            rename { r rename s s2 }
+        }
+        assert_error {UNBLOCKED the stream key no longer exists} {$rd read}
+        $rd close
+    }
+    r del s
+    r xgroup create s g $ MKSTREAM
+    set rd [redis_deferring_client]
+    $rd xreadgroup group g c block 0 streams s >
+    wait_for_blocked_clients 1
+    r multi
+    r del s
+    r xgroup create s g $ MKSTREAM
+    r xadd s 1-1 a 1
+    r exec
+    assert_equal {{s {{1-1 {a 1}}}}} [$rd read]
+    $rd close
+}
+
 tags {keel-only} {
 test "XREADGROUP, XCLAIM and XAUTOCLAIM propagate as XCLAIM and XGROUP SETID (7.4 forms)" {
     if {![is_keel]} { skip_test "DEBUG PROPAGATED is Keel's" }
