@@ -326,6 +326,18 @@ test "Stream keyspace events" {
     assert_equal [ke 0 s {xadd xadd xtrim xadd xdel xtrim xsetid}] $ev
 }
 
+test "DEBUG DIGEST-VALUE of a stream is Redis's (live entries: ID, fields, values)" {
+    r del s
+    r xadd s 1-1 a 1 b 22
+    r xadd s 2-1 a 1 b 22
+    r xadd s 3-1 c 33
+    r xdel s 2-1
+    # The value redis-server 7.0.15 prints for the same stream; groups do not count.
+    assert_equal 77ee31167e45fdb70be0b113f4a51a3f9d4f777a [r debug digest-value s]
+    r xgroup create s g 0
+    assert_equal 77ee31167e45fdb70be0b113f4a51a3f9d4f777a [r debug digest-value s]
+}
+
 tags {keel-only} {
 test "INFO KEYSIZES counts stream entries (Keel; Redis 8 format)" {
     if {![is_keel]} { skip_test "keel only" }
