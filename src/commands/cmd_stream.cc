@@ -1165,8 +1165,10 @@ void cmd_xautoclaim(CommandContext& cx) {
   bool justid = false;
   for (size_t j = 6; j < cx.argc(); j++) {
     if (cx.is_arg(j, "count") && j + 1 < cx.argc()) {
-      if (!parse_int64(cx.arg(j + 1), &count)) return cx.reply().error(kErrNotInteger);
-      if (count < 1 || count > INT64_MAX / 10) return cx.reply().error("ERR COUNT must be > 0");
+      // One message for every bad COUNT, a non-number included (Redis's getRangeLong...).
+      if (!parse_int64(cx.arg(j + 1), &count) || count < 1 || count > INT64_MAX / 10) {
+        return cx.reply().error("ERR COUNT must be > 0");
+      }
       j++;
     } else if (cx.is_arg(j, "justid")) {
       justid = true;

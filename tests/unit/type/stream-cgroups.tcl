@@ -177,6 +177,7 @@ test "XAUTOCLAIM: cursor, COUNT, JUSTID, deleted entries" {
     assert_equal {0-0 {{3-1 {c 3}}} {}} [r xautoclaim s g c3 0 (1-1]
     assert_equal {0-0 {} {}} [r xautoclaim s g c3 100000 0]
     assert_error {ERR COUNT must be > 0} {r xautoclaim s g c4 0 0 COUNT 0}
+    assert_error {ERR COUNT must be > 0} {r xautoclaim s g c4 0 0 COUNT x}
     assert_error {ERR Invalid min-idle-time argument for XAUTOCLAIM} {r xautoclaim s g c4 x 0}
     assert_error {ERR Invalid stream ID specified as stream command argument} {r xautoclaim s g c4 0 x}
     assert_error {ERR syntax error} {r xautoclaim s g c4 0 0 FOO}
