@@ -80,6 +80,7 @@ void mark_ready(int dbid, std::string_view key) {
 
 void on_key_created(int dbid, std::string_view key) { mark_ready(dbid, key); }
 
+// Every key waited on in these dbs may have changed (SWAPDB; FLUSHDB / FLUSHALL with a == b).
 void on_dbs_swapped(int a, int b) {
   Registry& r = reg();
   for (int db : {a, b}) {
@@ -90,10 +91,13 @@ void on_dbs_swapped(int a, int b) {
   }
 }
 
+void on_emptied(int dbid) { on_dbs_swapped(dbid, dbid); }
+
 void update_hooks() {
   const bool on = !reg().by_session.empty();
   g_keyspace_hooks.key_created = on ? on_key_created : nullptr;
   g_keyspace_hooks.dbs_swapped = on ? on_dbs_swapped : nullptr;
+  g_keyspace_hooks.emptied = on ? on_emptied : nullptr;
 }
 
 // Removes b from every structure and frees it; the session is no longer blocked.

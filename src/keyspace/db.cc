@@ -237,6 +237,7 @@ size_t Db::flush() {
   expire_cursor_ = 0;
   avg_ttl_ = 0;
   keyspace_stats().dirty += removed;
+  if (KEEL_UNLIKELY(g_keyspace_hooks.emptied != nullptr) && removed) g_keyspace_hooks.emptied(id_);
   return removed;
 }
 

@@ -63,6 +63,9 @@ struct KeyspaceHooks {
   void (*key_created)(int dbid, std::string_view key) = nullptr;
   // SWAPDB swapped the contents of the two dbs (called after the swap).
   void (*dbs_swapped)(int a, int b) = nullptr;
+  // FLUSHDB / FLUSHALL emptied the db (called after): a blocked XREADGROUP learns its stream is
+  // gone. Null when nobody is blocked.
+  void (*emptied)(int dbid) = nullptr;
   // A key is being deleted because it expired (lazily on access or by the active cycle), before
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.

@@ -337,7 +337,7 @@ proc prop {} {
 }
 
 test "A deleted or retyped stream unblocks XREADGROUP with UNBLOCKED; DEL + re-create in one EXEC serves it" {
-    foreach how {del set rename} {
+    foreach how {del set rename flushall swapdb expire} {
         r del s s2
         r xgroup create s g $ MKSTREAM
         set rd [redis_deferring_client]
@@ -347,6 +347,9 @@ test "A deleted or retyped stream unblocks XREADGROUP with UNBLOCKED; DEL + re-c
             del { r del s }
             set { r multi; r del s; r set s x; r exec }
             rename { r rename s s2 }
+            flushall { r flushall }
+            swapdb { r swapdb 0 1; r swapdb 0 1 }
+            expire { r pexpire s 1; after 20; r exists s }
         }
         assert_error {UNBLOCKED the stream key no longer exists} {$rd read}
         $rd close
