@@ -255,25 +255,30 @@ void Stream::append(StreamID id, std::span<const std::string_view> fv, const Str
     }
   }
   // The entry in one append: numbers formatted here are stored as integers by append_all.
-  char nb[4][kInt64BufSize];
-  std::vector<std::string_view> items;
-  items.reserve(fv.size() + 5);
-  auto num = [&](int slot, int64_t v) { items.emplace_back(nb[slot], format_int64(v, nb[slot])); };
+  // (On the stack for up to 12 pairs: no allocation per XADD besides the node's own growth.)
+  char nb[5][kInt64BufSize];
+  std::string_view local[32];
+  std::vector<std::string_view> heap;
+  const size_t need = fv.size() + 5;
+  std::string_view* items = local;
+  if (need > 32) {
+    heap.resize(need);
+    items = heap.data();
+  }
+  size_t n = 0;
+  auto num = [&](int slot, int64_t v) { items[n++] = std::string_view(nb[slot], format_int64(v, nb[slot])); };
   num(0, flags);
   num(1, static_cast<int64_t>(id.ms - master.ms));
   num(2, static_cast<int64_t>(id.seq - master.seq));
   const bool same = flags & kStreamFlagSameFields;
-  if (!same) items.emplace_back("");  // placeholder for num-fields, set below
-  const size_t nf_index = items.size() - 1;
-  char nfbuf[kInt64BufSize];
-  if (!same) items[nf_index] = std::string_view(nfbuf, format_int64(numfields, nfbuf));
+  if (!same) num(4, numfields);
   for (int64_t i = 0; i < numfields; i++) {
-    if (!same) items.push_back(fv[2 * i]);
-    items.push_back(fv[2 * i + 1]);
+    if (!same) items[n++] = fv[2 * i];
+    items[n++] = fv[2 * i + 1];
   }
   const int64_t lp_count = same ? numfields + 3 : 2 * numfields + 4;
   num(3, lp_count);
-  lp.append_all(items);
+  lp.append_all(std::span<const std::string_view>(items, n));
   rax.insert(key_view(key), lp.release());
   if (length == 0) first_id = id;
   length++;

@@ -164,6 +164,17 @@ test "XRANGE returns fields of entries that differ from the node's master fields
     assert_equal {{5-0 {a 123456789012 b {}}} {4-0 {c 7}}} [r xrevrange s + - count 2]
 }
 
+test "XADD with many fields (same and other fields than the node's first entry)" {
+    r del s
+    set fv {}
+    for {set i 0} {$i < 40} {incr i} { lappend fv f$i v$i }
+    r xadd s 1-1 {*}$fv
+    r xadd s 2-1 {*}$fv
+    r xadd s 3-1 {*}[lreplace $fv 0 0 other]
+    assert_equal [list [list 1-1 $fv] [list 2-1 $fv] [list 3-1 [lreplace $fv 0 0 other]]] [xr s]
+    assert_equal [list 3-1 [lreplace $fv 0 0 other]] [lindex [r xrevrange s + - count 1] 0]
+}
+
 test "XDEL" {
     r del s
     foreach id {1-1 1-2 5-5} { r xadd s $id f $id }
