@@ -1236,7 +1236,7 @@ void cmd_xautoclaim(CommandContext& cx) {
   w.array(3);
   reply_id(cx, next);
   w.array(n);
-  w.raw(std::string_view(side.data(), side.size()));
+  if (side.size()) w.raw(std::string_view(side.data(), side.size()));  // (an empty Buffer has no data)
   w.array(deleted.size());
   for (const StreamID& id : deleted) reply_id(cx, id);
   if (dirty) {
