@@ -669,9 +669,9 @@ void xread_generic(CommandContext& cx, bool xreadgroup) {
       const int64_t before = dirty;
       consumer = lookup_or_create_consumer(cx, *groups[k], key, consumername, &dirty);
       if (dirty != before) {
-        cx.db().length_changed(slot, static_cast<int64_t>(s->length));
         // With NOACK no XCLAIM creates it on the replica (Redis 7.0-7.4).
         if (noack) cx.also_propagate({"XGROUP", "CREATECONSUMER", key, groupname, consumername});
+        if (!serve) cx.db().length_changed(slot, static_cast<int64_t>(s->length));  // else below
       }
     } else if (kind[k] == 1) {
       serve = true;
@@ -697,7 +697,9 @@ void xread_generic(CommandContext& cx, bool xreadgroup) {
     } else {
       deliver_new(cx, *s, *groups[k], *consumer, key, groupname, static_cast<size_t>(count), noack);
     }
-    cx.db().length_changed(slot, static_cast<int64_t>(s->length));  // WATCH; dirty set below
+    // The key's one Db call (WATCH, tracking; the length is unchanged), for the consumer it may
+    // have created too. The dirty count is set below.
+    cx.db().length_changed(slot, static_cast<int64_t>(s->length));
     dirty++;
   }
   if (xreadgroup && dirty) cx.set_dirty(dirty);
