@@ -1295,7 +1295,7 @@ void cmd_xinfo_stream(CommandContext& cx) {
     w.bulk("radix-tree-keys");
     w.integer(static_cast<int64_t>(s.rax.size()));
     w.bulk("radix-tree-nodes");
-    w.integer(static_cast<int64_t>(s.rax.node_count()));
+    w.integer(static_cast<int64_t>(s.rax.redis_node_count()));
     w.bulk("last-generated-id");
     reply_id(cx, s.last_id);
     w.bulk("max-deleted-entry-id");
@@ -1325,7 +1325,7 @@ void cmd_xinfo_stream(CommandContext& cx) {
   w.bulk("radix-tree-keys");
   w.integer(static_cast<int64_t>(s.rax.size()));
   w.bulk("radix-tree-nodes");
-  w.integer(static_cast<int64_t>(s.rax.node_count()));
+  w.integer(static_cast<int64_t>(s.rax.redis_node_count()));
   w.bulk("last-generated-id");
   reply_id(cx, s.last_id);
   w.bulk("max-deleted-entry-id");

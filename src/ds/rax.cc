@@ -265,6 +265,24 @@ Rax& Rax::operator=(Rax&& o) noexcept {
 
 size_t Rax::memory_usage() const { return mem_rec(root_); }
 
+namespace {
+// Redis nodes for n and below; x_is_node: the position before n's label is a Redis node (n is
+// the root, or its parent branches).
+size_t redis_nodes_rec(Node* n, bool x_is_node) {
+  const bool y_is_node = n->has_value || n->nchild != 1;
+  size_t count;
+  if (n->label_len == 0) {
+    count = (x_is_node || y_is_node) ? 1 : 0;
+  } else {
+    count = (x_is_node ? 1 : 0) + (y_is_node ? 1 : 0);
+  }
+  for (int k = 0; k < n->nchild; k++) count += redis_nodes_rec(n->children()[k], n->nchild >= 2);
+  return count;
+}
+}  // namespace
+
+size_t Rax::redis_node_count() const { return redis_nodes_rec(root_, true); }
+
 void Rax::clear(void (*free_value)(void*)) {
   free_rec(root_, free_value);
   root_ = new_node(nullptr, 0, 0);

@@ -37,6 +37,11 @@ class Rax {
 
   size_t size() const { return size_; }
   size_t node_count() const { return nodes_; }
+  // The number of nodes Redis's rax would have for the same keys (XINFO STREAM's
+  // radix-tree-nodes): one per position that is the root, a key end, a branch point (two or more
+  // children) or the first position after a branch edge; runs of single-child positions in
+  // between are one compressed node. O(nodes).
+  size_t redis_node_count() const;
   // Bytes the tree's nodes take (allocator size classes), for MEMORY USAGE.
   size_t memory_usage() const;
 

@@ -321,6 +321,19 @@ test "Nodes follow stream-node-max-entries and stream-node-max-bytes" {
     r config set stream-node-max-bytes 4096
 }
 
+test "XINFO STREAM radix-tree-keys / radix-tree-nodes count as Redis's rax does" {
+    r del s t
+    for {set i 1} {$i <= 1000} {incr i} { r xadd s $i-1 f $i }
+    set info [r xinfo stream s]
+    assert_equal {10 26} [list [dict get $info radix-tree-keys] [dict get $info radix-tree-nodes]]
+    r xtrim s maxlen 333
+    set info [r xinfo stream s]
+    assert_equal {4 12} [list [dict get $info radix-tree-keys] [dict get $info radix-tree-nodes]]
+    for {set i 1} {$i <= 300} {incr i} { r xadd t [expr {$i * 1000003}]-$i f $i }
+    set info [r xinfo stream t]
+    assert_equal {3 8} [list [dict get $info radix-tree-keys] [dict get $info radix-tree-nodes]]
+}
+
 test "Stream keyspace events" {
     set ev [events_of KEA {} {
         r xadd s 1-1 a 1
