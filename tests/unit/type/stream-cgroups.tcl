@@ -398,8 +398,10 @@ test "XREADGROUP, XCLAIM and XAUTOCLAIM propagate as XCLAIM and XGROUP SETID (7.
     assert_equal {{xadd s maxlen = 0 8-0 z 1}} [prop]
     r xtrim s minid ~ 9
     assert_equal {} [prop]
-    r xadd s 9-1 z 1
-    r xadd s 9-2 z 1
+    set id [r xadd s * z 1]
+    assert_equal [list [list xadd s $id z 1]] [prop]
+    r xadd s 9999999999999-1 z 1
+    r xadd s 9999999999999-2 z 1
     prop
     r xtrim s maxlen 1
     assert_equal {{xtrim s maxlen 1}} [prop]
