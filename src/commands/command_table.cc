@@ -110,6 +110,7 @@ void init_command_table() {
            zset_commands(),
            geo_commands(),
            sort_commands(),
+           stream_commands(),
            scripting_commands(),
            persistence_commands(),
            standalone_commands(),

@@ -26,6 +26,7 @@ std::span<CommandSpec> set_commands();
 std::span<CommandSpec> zset_commands();
 std::span<CommandSpec> geo_commands();       // GEO*
 std::span<CommandSpec> sort_commands();      // SORT SORT_RO
+std::span<CommandSpec> stream_commands();    // X*
 std::span<CommandSpec> persistence_commands();
 std::span<CommandSpec> standalone_commands();  // ROLE CLUSTER MODULE
 std::span<CommandSpec> memory_commands();      // MEMORY

@@ -167,6 +167,8 @@ void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
   slot.epoch_ = 0;
   epoch_++;
   signal(slot.key_.name, count_dirty);
+  // A blocked XREADGROUP learns that its stream is gone (commands/blocking.cc).
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, slot.key_.name);
   Object::destroy(o);
 }
 
@@ -182,7 +184,7 @@ bool Db::remove(const KeyRef& key) {
 bool Db::length_changed(Slot& slot, int64_t old_len) {
   Object* o = slot.obj_;
   const int64_t new_len = object_length(o);
-  if (new_len == 0 && o->type() != Type::kString) {
+  if (new_len == 0 && o->type() != Type::kString && o->type() != Type::kStream) {  // streams stay
     erase_object(slot, old_len);  // one update: (type, old_len) -> absent
     return true;
   }
@@ -240,6 +242,7 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   hist_.update(o->type(), len, o->type(), KeySizes::kAbsent);
   hfe_note_gone(o);
   signal(from.key_.name);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, from.key_.name);
   Object* n = Object::rekey(o, to.key_.name);
   dst.hfe_note_added(n);
   dst.ensure_pos(to);
@@ -265,6 +268,7 @@ size_t Db::flush() {
   expire_cursor_ = 0;
   avg_ttl_ = 0;
   keyspace_stats().dirty += removed;
+  if (KEEL_UNLIKELY(g_keyspace_hooks.emptied != nullptr) && removed) g_keyspace_hooks.emptied(id_);
   return removed;
 }
 

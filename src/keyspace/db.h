@@ -61,12 +61,16 @@ struct KeyspaceHooks {
   // Whole db about to be emptied (with_dbid -1) or swapped with db with_dbid (SWAPDB calls it
   // for both sides, before anything changes, so the hook can see what each key was).
   void (*flushed)(int dbid, int with_dbid) = nullptr;
-  // A key was created or its value replaced whole (insert, overwrite, move_to's destination):
-  // blocked clients waiting on it may be served (commands/blocking.cc). Null when nobody is
+  // A key was created, its value replaced whole (insert, overwrite, move_to's destination) or
+  // it was deleted (removed, emptied, expired, moved away): blocked clients waiting on it may
+  // be served, or (XREADGROUP) told that it is gone (commands/blocking.cc). Null when nobody is
   // blocked.
   void (*key_created)(int dbid, std::string_view key) = nullptr;
   // SWAPDB swapped the contents of the two dbs (called after the swap).
   void (*dbs_swapped)(int a, int b) = nullptr;
+  // FLUSHDB / FLUSHALL emptied the db (called after): a blocked XREADGROUP learns its stream is
+  // gone. Null when nobody is blocked.
+  void (*emptied)(int dbid) = nullptr;
   // A key is being deleted because it expired (lazily on access or by the active cycle), before
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.
