@@ -603,6 +603,9 @@ void cmd_shutdown(CommandContext& cx) {
   if ((save && nosave) || (abort && cx.argc() > 2)) return cx.reply().error(kErrSyntax);
   std::string err = cx.server().shutdown(nosave, save, now, force, abort);
   if (!err.empty()) return cx.reply().error(err);
+  // Redis exits inside the command: nothing this client pipelined after it may run (its reply
+  // could leave in the final flush while the write reached neither the AOF nor the last save).
+  if (!abort) cx.session().flags |= Session::kCloseAfterReply;
 }
 
 // MONITOR: +OK, then every command the server runs, one line each.

@@ -578,7 +578,9 @@ int Server::run() {
 
   while (!shutting_down_) uv_run(loop_, UV_RUN_DEFAULT);
 
-  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit.
+  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit. Writes other
+  // clients ran after the shutdown began reach the AOF before their replies do.
+  if (aof_state().fd != -1) aof_flush(true);
   for (Client* c : pending_) {
     if (!c->closing && !c->out.empty()) {
       uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));

@@ -390,6 +390,22 @@ start_server {overrides {appendonly yes appendfsync always}} {
     }
 }
 
+start_server {overrides {appendonly yes appendfsync always}} {
+    test "Nothing pipelined after a successful SHUTDOWN runs (no reply for a write not in the AOF)" {
+        set dir [srv dir]
+        set rd [redis_deferring_client]
+        $rd write "[resp SET a 1][resp SHUTDOWN NOSAVE][resp SET b 2]"
+        set replies {}
+        while {![catch {$rd read} reply]} { lappend replies $reply }
+        # Redis exits before sending anything; Keel sends the first SET's reply (it is in the AOF).
+        assert_lessthan_equal [llength $replies] 1
+        assert_equal {exit 0} [wait_server_exit]
+        start_server [list overrides [list dir $dir appendonly yes]] {
+            assert_equal {1 0} [list [r get a] [r exists b]]
+        }
+    }
+}
+
 start_server {overrides {appendonly yes appendfsync everysec}} {
     test "everysec with a stalled disk: writes wait up to 2 s for the fsync, then go anyway; the loop never blocks" {
         if {![is_keel]} { skip_test "DEBUG AOF-FSYNC-DELAY is Keel's" }
