@@ -16,12 +16,13 @@ TEST_SRCS := $(shell find tests/cpp -name '*.cc' 2>/dev/null | sort)
 TEST_OBJS := $(TEST_SRCS:%.cc=$(BUILD)/%.o)
 SERVER    := src/keel-server
 CHECK_RDB := src/keel-check-rdb
+CHECK_AOF := src/keel-check-aof
 UNIT      := $(BUILD)/keel-unit
 LOADGEN   := $(BUILD)/keel-loadgen
 
 .PHONY: all deps run test test-quick test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
         fuzz fuzz-deps fuzz-build fuzz-seeds
-all: $(SERVER) $(CHECK_RDB)
+all: $(SERVER) $(CHECK_RDB) $(CHECK_AOF)
 
 deps:
 	@bash deps/install.sh
@@ -31,8 +32,12 @@ deps:
 $(SERVER): $(OBJS) $(MAIN_OBJ)
 	$(CXX) $(CXXFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 
-# keel-check-rdb is the server binary under another name (as redis-check-rdb is redis-server).
+# keel-check-rdb and keel-check-aof are the server binary under other names (as redis-check-rdb
+# and redis-check-aof are redis-server).
 $(CHECK_RDB): $(SERVER)
+	ln -sf keel-server $@
+
+$(CHECK_AOF): $(SERVER)
 	ln -sf keel-server $@
 
 $(BUILD)/%.o: %.cc
@@ -176,7 +181,7 @@ fuzz-commands: $(SERVER)
 	/usr/bin/python3 tests/fuzz/cmdfuzz.py --count 1000000 --progress 250 $(CMDFUZZ_ARGS)
 
 clean:
-	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan $(CHECK_RDB)
+	rm -rf build build-asan build-fuzz src/keel-server src/keel-server-asan $(CHECK_RDB) $(CHECK_AOF)
 
 -include $(OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJS:.o=.d)
 -include $(wildcard $(FUZZ_BUILD)/obj/*/*/*.d $(FUZZ_BUILD)/obj/*/*/*/*.d $(BUILD)/fuzz-seeds/*.d)

@@ -16,6 +16,7 @@
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_load.h"
 #include "server/config.h"
@@ -57,10 +58,12 @@ void daemonize() {
 
 int main(int argc, char** argv) {
   using namespace keel;
-  // keel-check-rdb is this binary under another name, as redis-check-rdb is redis-server.
+  // keel-check-rdb / keel-check-aof are this binary under other names, as redis-check-rdb and
+  // redis-check-aof are redis-server.
   const char* base = strrchr(argv[0], '/');
   base = base ? base + 1 : argv[0];
   if (strcmp(base, "keel-check-rdb") == 0) return rdb_check_main(argc, argv);
+  if (strcmp(base, "keel-check-aof") == 0) return aof_check_main(argc, argv);
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   executable_path() = n > 0 ? std::string(exe, size_t(n)) : argv[0];

@@ -13,6 +13,7 @@
 #include "keyspace/keyspace.h"
 #include "base/log.h"
 #include "persistence/persistence.h"
+#include "persistence/aof.h"
 #include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
@@ -37,14 +38,19 @@ void cmd_save(CommandContext& cx) {
 }
 
 // BGSAVE [SCHEDULE]: a forked child writes the snapshot while this process keeps serving.
-// Inside a transaction the save is only scheduled (the cron starts it), as Redis does; Keel
-// has no other kind of child (AOF rewrite), so outside one SCHEDULE starts it at once.
+// Inside a transaction, or with SCHEDULE while an AOF rewrite child runs, the save is only
+// scheduled (the cron starts it), as Redis does.
 void cmd_bgsave(CommandContext& cx) {
   if (cx.argc() > 2 || (cx.argc() == 2 && !cx.is_arg(1, "schedule"))) {
     return cx.reply().error(kErrSyntax);
   }
   if (rdb_child_active()) return cx.reply().error(kErrBgsaveInProgress);
-  if (exec_depth() > 1) {  // run by EXEC (BGSAVE is noscript, so nothing else nests it)
+  if (any_child_active() && exec_depth() <= 1 && cx.argc() != 2) {
+    return cx.reply().error("ERR Another child process is active (AOF?): can't BGSAVE right now. Use "
+                            "BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.");
+  }
+  // Run by EXEC (BGSAVE is noscript, so nothing else nests it), or SCHEDULE behind the AOF child.
+  if (exec_depth() > 1 || any_child_active()) {
     persistence_state().bgsave_scheduled = true;
     return cx.reply().simple("Background saving scheduled");
   }
@@ -52,6 +58,21 @@ void cmd_bgsave(CommandContext& cx) {
     return cx.reply().simple("Background saving started");
   }
   cx.reply().error("ERR");
+}
+
+// BGREWRITEAOF: a forked child writes a new AOF base while the parent appends to a new
+// incremental file (persistence/aof.h). Scheduled when another child runs or inside MULTI.
+void cmd_bgrewriteaof(CommandContext& cx) {
+  if (aof_rewrite_active()) {
+    return cx.reply().error("ERR Background append only file rewriting already in progress");
+  }
+  if (any_child_active() || exec_depth() > 1) {
+    aof_state().rewrite_scheduled = true;
+    return cx.reply().simple("Background append only file rewriting scheduled");
+  }
+  std::string err;
+  if (aof_rewrite_background(&err)) return cx.reply().simple("Background append only file rewriting started");
+  cx.reply().error(err);
 }
 
 // DUMP key -> the value in RDB form + version + CRC64, or nil.
@@ -248,6 +269,43 @@ void debug_reload(CommandContext& cx, std::span<const std::string_view> options)
   cx.reply().ok();
 }
 
+// DEBUG LOADAOF: write the AOF buffer, empty the dbs and the function libraries, load the AOF
+// back as at start-up (Redis's debugCommand). The replayed commands must not reach the AOF (or
+// any other consumer of the change stream) again: the AOF's sink is detached meanwhile. As in
+// Redis, a file that does not load ends the process.
+void debug_loadaof(CommandContext& cx) {
+  // Never propagated itself (the dataset it leaves is the files' one), and never run by the load
+  // it starts (a file holding DEBUG LOADAOF would recurse without end).
+  cx.prevent_propagation();
+  static bool running = false;
+  if (running) return cx.reply().error("ERR DEBUG LOADAOF is already running");
+  running = true;
+  AofState& a = aof_state();
+  if (a.status == AofStatus::kOn) aof_flush(true);
+  if (g_aof_hooks.detach) g_aof_hooks.detach();
+  keyspace().flush_all();
+  tracking_flushed();
+  flush_libraries();
+  bool loaded = false;
+  if (!aof_load_manifest_from_disk() || !aof_load_on_startup(&loaded)) {
+    LOG_WARNING("Fatal error loading the AOF by DEBUG LOADAOF. Exiting.");
+    _exit(1);
+  }
+  // Redis 7.0 exits too when there is no AOF at all to load (appendonly off, no files).
+  if (!a.manifest.base && a.manifest.incrs.empty()) {
+    LOG_WARNING("DEBUG LOADAOF: there is no AOF to load. Exiting.");
+    _exit(1);
+  }
+  if ((a.status == AofStatus::kOn || (a.status == AofStatus::kWaitRewrite && aof_rewrite_active())) &&
+      g_aof_hooks.attach) {
+    g_aof_hooks.attach();
+  }
+  keyspace_stats().dirty = 0;
+  running = false;
+  LOG_WARNING("Append Only File loaded by DEBUG LOADAOF");
+  cx.reply().ok();
+}
+
 // FLUSHALL ends a running BGSAVE (its snapshot is stale) and, with save points configured,
 // writes the (now empty) snapshot, as Redis does.
 void flushall_snapshot() {
@@ -269,6 +327,8 @@ CommandSpec kPersistenceCommands[] = {
      .summary = "Synchronously saves the database(s) to disk.", .since = "1.0.0", .complexity = "O(N) where N is the total number of keys in all databases"},
     {.name = "bgsave", .handler = cmd_bgsave, .arity = -1, .flags = kAdmin | kNoScript, .acl = kAclDangerous, .group = "server",
      .summary = "Asynchronously saves the database(s) to disk.", .since = "1.0.0", .complexity = "O(1)"},
+    {.name = "bgrewriteaof", .handler = cmd_bgrewriteaof, .arity = 1, .flags = kAdmin | kNoScript, .acl = kAclDangerous, .group = "server",
+     .summary = "Asynchronously rewrites the append-only file to disk.", .since = "1.0.0", .complexity = "O(1)"},
     {.name = "dump", .handler = cmd_dump, .arity = 2, .flags = kReadOnly, .acl = kAclKeyspace, .group = "generic",
      .summary = "Returns a serialized representation of the value stored at a key.", .since = "2.6.0", .complexity = "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).",
      .keys = {ks(kKsRO | kKsAccess)}},

@@ -26,6 +26,7 @@
 #include "commands/dispatch.h"
 #include "commands/pause.h"
 #include "commands/server_api.h"
+#include "persistence/aof.h"
 #include "persistence/rdb_bgsave.h"
 #include "scripting/lua_engine.h"
 
@@ -108,6 +109,11 @@ class Host final : public ScriptHost {
     if ((c->flags & kWrite) && KEEL_UNLIKELY(g_rdb_bgsave_failed) && rdb_writes_denied()) {
       out.append("-");
       out.append(kErrMisconf.data(), kErrMisconf.size());
+      return out.append("\r\n");
+    }
+    if ((c->flags & kWrite) && KEEL_UNLIKELY(g_admission_gates.aof_error)) {
+      out.append("-");
+      out.append(aof_write_error());
       return out.append("\r\n");
     }
     if (c->flags & kWrite) g_run.wrote = true;

@@ -33,6 +33,7 @@
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_save.h"
 #include "types/list_type.h"
@@ -43,6 +44,7 @@ namespace keel {
 // lines, then the closing "HELP" / "    Prints this help." pair Redis appends to every help.
 // Defined in cmd_persistence.cc.
 void debug_reload(CommandContext& cx, std::span<const std::string_view> options);
+void debug_loadaof(CommandContext& cx);  // cmd_persistence.cc
 void flushall_snapshot();
 
 void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines) {
@@ -379,7 +381,9 @@ void cmd_debug(CommandContext& cx) {
   if (cx.is_arg(1, "help") && argc == 2) {
     return reply_help(
         cx, "DEBUG",
-        {"ASSERT", "    Crash by assertion failed.",
+        {"AOF-FSYNC-DELAY <ms>",
+         "    (Keel only) Make every background AOF fsync sleep <ms> first, as a stalled disk.",
+         "ASSERT", "    Crash by assertion failed.",
          "CHANGE-REPL-ID", "    Change the replication IDs of the instance.",
          "    Dangerous: should be used only for testing the replication subsystem.",
          "DIGEST", "    Output a hex signature representing the current DB content.",
@@ -388,6 +392,7 @@ void cmd_debug(CommandContext& cx) {
          "ERROR <string>",
          "    Return a Redis protocol error with <string> as message. Useful for clients",
          "    unit tests to simulate Redis errors.",
+         "LOADAOF", "    Flush the AOF buffers on disk and reload the AOF in memory.",
          "LOG <message>", "    Write <message> to the server log.",
          "KEYSIZES-CHECK", "    Recount the INFO KEYSIZES histograms and compare them with the kept ones.",
          "KEYSIZES-HIST-ASSERT <0|1>",
@@ -461,6 +466,12 @@ void cmd_debug(CommandContext& cx) {
     return cx.reply().ok();
   }
   if (cx.is_arg(1, "propagated") && argc <= 3) return debug_propagated(cx);
+  if (cx.is_arg(1, "aof-fsync-delay") && argc == 3) {
+    int64_t ms;
+    if (!parse_int64(cx.arg(2), &ms) || ms < 0 || ms > 60000) return cx.reply().error(kErrSyntax);
+    aof_set_fsync_delay_ms(static_cast<int>(ms));
+    return cx.reply().ok();
+  }
   if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
   if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
   if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);
@@ -489,6 +500,7 @@ void cmd_debug(CommandContext& cx) {
     return cx.reply().ok();
   }
   if (cx.is_arg(1, "error") && argc == 3) return debug_error(cx);
+  if (cx.is_arg(1, "loadaof") && argc == 2) return debug_loadaof(cx);
   if (cx.is_arg(1, "reload")) {
     for (size_t i = 2; i < argc; i++) {
       if (!cx.is_arg(i, "merge") && !cx.is_arg(i, "noflush") && !cx.is_arg(i, "nosave")) {
@@ -591,6 +603,9 @@ void cmd_shutdown(CommandContext& cx) {
   if ((save && nosave) || (abort && cx.argc() > 2)) return cx.reply().error(kErrSyntax);
   std::string err = cx.server().shutdown(nosave, save, now, force, abort);
   if (!err.empty()) return cx.reply().error(err);
+  // Redis exits inside the command: nothing this client pipelined after it may run (its reply
+  // could leave in the final flush while the write reached neither the AOF nor the last save).
+  if (!abort) cx.session().flags |= Session::kCloseAfterReply;
 }
 
 // MONITOR: +OK, then every command the server runs, one line each.

@@ -25,6 +25,7 @@
 #include "ds/quicklist.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
+#include "persistence/aof.h"
 #include "persistence/rdb_bgsave.h"
 
 namespace keel {
@@ -302,11 +303,13 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   if (KEEL_UNLIKELY(admission_gated())) {
     // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are
     // refused. A function, or a script with a shebang, is a write unless it declares no-writes.
-    if (g_rdb_bgsave_failed && rdb_writes_denied() &&
+    // The same after an AOF write or fsync error (aof.h), with the AOF's text.
+    if (((g_rdb_bgsave_failed && rdb_writes_denied()) || g_admission_gates.aof_error) &&
         ((c->flags & kWrite) || (s.client && !strcmp(c->full_name, "ping")) ||
          ((c->flags & kNoMandatoryKeys) && script_admission_writes(*c, args)) ||
          (!strcmp(c->full_name, "exec") && multi_queued_write(s)))) {
-      return reject_command(s, w, c, muted, mark, kErrMisconf);
+      return reject_command(s, w, c, muted, mark,
+                            g_rdb_bgsave_failed && rdb_writes_denied() ? kErrMisconf : aof_write_error());
     }
     if (busy_state().error != nullptr && !(c->flags & kAllowBusy)) {
       return reject_command(s, w, c, muted, mark, busy_state().error);

@@ -1,6 +1,6 @@
 // Propagation: the commands that reproduce each execution unit's changes to the dataset, in the
-// order they happened, for the consumers of the change stream (AOF and replicas when they exist,
-// DEBUG PROPAGATED now). Redis's rules (server.c call() / alsoPropagate / propagatePendingCommands):
+// order they happened, for the consumers of the change stream (the AOF: server/aof_glue.cc;
+// replicas when they exist; DEBUG PROPAGATED). Redis's rules (server.c call() / alsoPropagate / propagatePendingCommands):
 // - a command is propagated when it changed the dataset, i.e. it moved the dirty counter
 //   (rdb_changes_since_last_save), as it was received unless its handler rewrote it
 //   (CommandContext::propagate_as: SPOP -> SREM, EXPIRE -> PEXPIREAT, BLPOP -> LPOP ...), asked

@@ -47,7 +47,8 @@ struct PersistenceState {
   uint64_t keys_loaded = 0;          // by the last load
   uint64_t keys_expired = 0;         // dropped by the last load
   // BGSAVE (rdb_bgsave.cc). The status of the last one is g_rdb_bgsave_failed below.
-  int child_pid = -1;                // the saving child, -1 when none
+  int child_pid = -1;                // the forked child (BGSAVE or AOF rewrite), -1 when none
+  int child_type = 0;                // kChildRdb or kChildAof (rdb_bgsave.h) while one exists
   int64_t bgsave_start = -1;         // unix seconds the running child was forked
   int64_t last_bgsave_time_sec = -1; // duration of the last finished one
   int64_t last_bgsave_try = 0;       // unix seconds of the last attempt (retry delay)

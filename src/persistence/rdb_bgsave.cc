@@ -17,6 +17,7 @@
 #include "base/log.h"
 #include "base/time.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/rdb_save.h"
 
 namespace keel {
@@ -33,7 +34,7 @@ constexpr int64_t kCowDutyCycle = 100;
 
 // One message of the child-info pipe. Smaller than PIPE_BUF, so each write is atomic and the
 // parent always reads whole messages.
-enum ChildInfoType : int32_t { kInfoCurrent = 0, kInfoRdbCowSize = 1 };
+enum ChildInfoType : int32_t { kInfoCurrent = 0, kInfoFinalCowSize = 1 };
 struct ChildInfo {
   int32_t type;
   uint64_t keys;            // keys written so far
@@ -50,13 +51,9 @@ void close_info_pipe() {
   }
 }
 
-void temp_name(int pid, char* buf, size_t n) { snprintf(buf, n, "temp-%d.rdb", pid); }
+ChildType g_child_type = kChildNone;  // in the child: what it is writing
 
-void remove_temp_file(int pid) {
-  char name[64];
-  temp_name(pid, name, sizeof(name));
-  unlink(name);
-}
+void remove_temp_file(ChildType type, int pid) { unlink(child_temp_name(type, pid).c_str()); }
 
 // ---- The child ---------------------------------------------------------------------------------
 
@@ -133,7 +130,8 @@ void child_send_info(ChildInfoType type, uint64_t keys) {
     c.readings++;
     if (c.cow != 0 || type != kInfoCurrent) {
       KEEL_LOG(type != kInfoCurrent ? LogLevel::kNotice : LogLevel::kVerbose,
-               "Fork CoW for RDB: current %llu MB, peak %llu MB, average %llu MB",
+               "Fork CoW for %s: current %llu MB, peak %llu MB, average %llu MB",
+               g_child_type == kChildAof ? "AOF rewrite" : "RDB",
                static_cast<unsigned long long>(c.cow >> 20),
                static_cast<unsigned long long>(c.peak >> 20),
                static_cast<unsigned long long>((c.sum / c.readings) >> 20));
@@ -144,7 +142,7 @@ void child_send_info(ChildInfoType type, uint64_t keys) {
   if (write(g_info_pipe[1], &ci, sizeof(ci)) == static_cast<ssize_t>(sizeof(ci))) return;
   if (errno == EAGAIN) return;  // the parent is busy and the pipe full: skip this report
   LOG_WARNING("Child failed reporting info to parent, exiting. %s", strerror(errno));
-  remove_temp_file(getpid());
+  remove_temp_file(g_child_type, getpid());
   _exit(1);
 }
 
@@ -158,7 +156,8 @@ void child_progress(uint64_t keys) {
   child_send_info(kInfoCurrent, keys);
 }
 
-[[noreturn]] void child_main(const std::string& filename) {
+[[noreturn]] void child_main(ChildType type, bool (*body)(void*), void* arg) {
+  g_child_type = type;
   log_set_role('C');
   g_child_log_fd = log_fd();
   // libuv's handlers would forward these into the parent's loop through its signal pipe, which
@@ -171,15 +170,17 @@ void child_progress(uint64_t keys) {
   sa.sa_handler = on_sigusr1_in_child;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGUSR1, &sa, nullptr);
-  prctl(PR_SET_NAME, "keel-rdb-bgsave", 0, 0, 0);
+  prctl(PR_SET_NAME, type == kChildAof ? "keel-aof-rewrite" : "keel-rdb-bgsave", 0, 0, 0);
   if (g_bgsave_hooks.in_child) g_bgsave_hooks.in_child();
   if (g_info_pipe[0] != -1) close(g_info_pipe[0]);  // the parent's end: EPIPE if it dies
   g_info_pipe[0] = -1;
   g_rdb_save_progress = child_progress;
-  const bool ok = rdb_save_file(filename);
-  if (ok) child_send_info(kInfoRdbCowSize, 0);
+  const bool ok = body(arg);
+  if (ok) child_send_info(kInfoFinalCowSize, 0);
   _exit(ok ? 0 : 1);
 }
+
+bool bgsave_body(void* arg) { return rdb_save_file(*static_cast<const std::string*>(arg)); }
 
 // ---- The parent --------------------------------------------------------------------------------
 
@@ -198,8 +199,12 @@ void update_child_info(const ChildInfo& ci) {
     st.cow_size = ci.cow;
     st.cow_updated_us = ci.cow_updated_us;
     st.keys_processed = ci.keys;
-  } else if (ci.type == kInfoRdbCowSize) {
-    st.last_cow_size = st.cow_peak;
+  } else if (ci.type == kInfoFinalCowSize) {
+    if (st.child_type == kChildAof) {
+      aof_state().last_cow_size = st.cow_peak;
+    } else {
+      st.last_cow_size = st.cow_peak;
+    }
   }
 }
 
@@ -214,7 +219,10 @@ void receive_child_info() {
 // The child is gone: status, counters and logs as Redis's backgroundSaveDoneHandler.
 void child_done(int pid, int exitcode, int bysignal) {
   PersistenceState& st = persistence_state();
-  if (bysignal == 0 && exitcode == 0) {
+  if (st.child_type == kChildAof) {
+    receive_child_info();
+    aof_rewrite_done(pid, exitcode, bysignal);
+  } else if (bysignal == 0 && exitcode == 0) {
     LOG_NOTICE("Background saving terminated with success");
     uint64_t& dirty = keyspace_stats().dirty;
     dirty = dirty > st.dirty_before_bgsave ? dirty - st.dirty_before_bgsave : 0;
@@ -225,14 +233,17 @@ void child_done(int pid, int exitcode, int bysignal) {
     g_rdb_bgsave_failed = true;
   } else {
     LOG_WARNING("Background saving terminated by signal %d", bysignal);
-    remove_temp_file(pid);
+    remove_temp_file(kChildRdb, pid);
     // SIGUSR1 is the parent's own deliberate kill: not a failure.
     if (bysignal != SIGUSR1) g_rdb_bgsave_failed = true;
   }
-  st.last_bgsave_time_sec = time(nullptr) - st.bgsave_start;
-  st.bgsave_start = -1;
-  receive_child_info();  // the final report, written just before the exit
+  if (st.child_type == kChildRdb) {
+    st.last_bgsave_time_sec = time(nullptr) - st.bgsave_start;
+    st.bgsave_start = -1;
+    receive_child_info();  // the final report, written just before the exit
+  }
   st.child_pid = -1;
+  st.child_type = kChildNone;
   reset_child_stats(st);
   close_info_pipe();
   set_fork_child_exists(false);
@@ -240,32 +251,59 @@ void child_done(int pid, int exitcode, int bysignal) {
 
 }  // namespace
 
+std::string child_temp_name(ChildType type, int pid) {
+  char name[64];
+  if (type == kChildAof) {
+    snprintf(name, sizeof(name), "temp-rewriteaof-bg-%d.aof", pid);
+  } else {
+    snprintf(name, sizeof(name), "temp-%d.rdb", pid);
+  }
+  return name;
+}
+
+int persistence_fork(ChildType type, bool (*body)(void*), void* arg) {
+  PersistenceState& st = persistence_state();
+  if (st.child_pid != -1) {
+    errno = EBUSY;
+    return -1;
+  }
+  // Without the pipe the child still saves; it just reports nothing.
+  if (pipe2(g_info_pipe, O_NONBLOCK | O_CLOEXEC) != 0) g_info_pipe[0] = g_info_pipe[1] = -1;
+  const int64_t start = monotonic_us();
+  const pid_t pid = fork();
+  if (pid == 0) child_main(type, body, arg);
+  if (pid < 0) {
+    const int err = errno;
+    close_info_pipe();
+    errno = err;
+    return -1;
+  }
+  st.latest_fork_usec = monotonic_us() - start;
+  st.total_forks++;
+  st.child_pid = pid;
+  st.child_type = type;
+  reset_child_stats(st);
+  st.keys_total = keyspace().total_keys();
+  set_fork_child_exists(true);
+  if (g_info_pipe[1] != -1) close(g_info_pipe[1]);  // the child's end
+  g_info_pipe[1] = -1;
+  return pid;
+}
+
 bool rdb_bgsave(const std::string& filename) {
   PersistenceState& st = persistence_state();
   if (st.child_pid != -1) return false;
   st.saves++;
   st.dirty_before_bgsave = keyspace_stats().dirty;
   st.last_bgsave_try = time(nullptr);
-  // Without the pipe the child still saves; it just reports nothing.
-  if (pipe2(g_info_pipe, O_NONBLOCK | O_CLOEXEC) != 0) g_info_pipe[0] = g_info_pipe[1] = -1;
-  const int64_t start = monotonic_us();
-  const pid_t pid = fork();
-  if (pid == 0) child_main(filename);
+  static std::string file;  // read by the child after the fork
+  file = filename;
+  const int pid = persistence_fork(kChildRdb, bgsave_body, &file);
   if (pid < 0) {
-    const int err = errno;
-    close_info_pipe();
     g_rdb_bgsave_failed = true;
-    LOG_WARNING("Can't save in background: fork: %s", strerror(err));
+    LOG_WARNING("Can't save in background: fork: %s", strerror(errno));
     return false;
   }
-  st.latest_fork_usec = monotonic_us() - start;
-  st.total_forks++;
-  st.child_pid = pid;
-  reset_child_stats(st);
-  st.keys_total = keyspace().total_keys();
-  set_fork_child_exists(true);
-  if (g_info_pipe[1] != -1) close(g_info_pipe[1]);  // the child's end
-  g_info_pipe[1] = -1;
   LOG_NOTICE("Background saving started by pid %ld", static_cast<long>(pid));
   st.bgsave_start = time(nullptr);
   return true;
@@ -280,8 +318,8 @@ void rdb_check_child() {
   if (r == 0) return;
   if (r == -1) {
     // Only if something else reaped it: its outcome is unknown, so it counts as a failure.
-    LOG_WARNING("waitpid() returned an error: %s. child_type: RDB, child_pid = %d",
-                strerror(errno), st.child_pid);
+    LOG_WARNING("waitpid() returned an error: %s. child_type: %s, child_pid = %d",
+                strerror(errno), st.child_type == kChildAof ? "AOF" : "RDB", st.child_pid);
     if (errno != ECHILD) return;
     child_done(st.child_pid, 1, 0);
     return;
@@ -296,10 +334,10 @@ void rdb_check_child() {
 }
 
 void rdb_kill_child(bool remove_temp) {
+  if (!rdb_child_active()) return;
   const int pid = persistence_state().child_pid;
-  if (pid == -1) return;
   kill(pid, SIGUSR1);
-  if (remove_temp) remove_temp_file(pid);
+  if (remove_temp) remove_temp_file(kChildRdb, pid);
 }
 
 void rdb_cron() {

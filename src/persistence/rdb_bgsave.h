@@ -31,7 +31,20 @@ extern BgsaveHooks g_bgsave_hooks;
 // rdb_saves either way, as Redis.
 bool rdb_bgsave(const std::string& filename);
 
-inline bool rdb_child_active() { return persistence_state().child_pid != -1; }
+// One forked child at a time, of either kind (Redis's child_type).
+enum ChildType : int { kChildNone = 0, kChildRdb = 1, kChildAof = 2 };
+inline bool rdb_child_active() {
+  return persistence_state().child_pid != -1 && persistence_state().child_type == kChildRdb;
+}
+inline bool any_child_active() { return persistence_state().child_pid != -1; }
+
+// The fork shared by BGSAVE and the AOF rewrite: the child-info pipe, the child's signal and
+// socket set-up, its progress and copy-on-write reports, the fork gate, and reaping (an AOF
+// child's end goes to aof_rewrite_done). `body` runs in the child and returns success; the
+// child then exits 0 or 1. Returns the child's pid, or -1 with errno set (nothing to reap).
+int persistence_fork(ChildType type, bool (*body)(void* arg), void* arg);
+// The child's temp file, removed when it is killed: temp-<pid>.rdb or temp-rewriteaof-bg-<pid>.aof.
+std::string child_temp_name(ChildType type, int pid);
 
 // Parent: reads what the child reported through the pipe and reaps it if it has exited (never
 // blocks): success, error or signal decide the BGSAVE status, the dirty counter and LASTSAVE.

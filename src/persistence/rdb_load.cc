@@ -615,6 +615,8 @@ class LoadTarget {
   virtual int databases() const = 0;
   // The server's load (logs its lines, drops expired keys); false for the checker.
   virtual bool server_mode() const { return true; }
+  // Keys already expired are dropped (the server's load, except an AOF's RDB preamble).
+  virtual bool drop_expired() const { return server_mode(); }
   virtual void on_aux(uint64_t offset, std::string_view k, std::string_view v) = 0;
   virtual void on_select(uint64_t offset, int db) = 0;
   virtual void on_resize(int db, size_t keys, size_t expires) = 0;
@@ -738,7 +740,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
           }
           o->set_lru(idle >= 0 ? lru_now - static_cast<uint32_t>(std::min<int64_t>(idle, lru_now)) : lru_now);
           if (expire != -1 && expire < now) pr.already_expired++;
-          if (expire != -1 && expire < now && t.server_mode()) {
+          if (expire != -1 && expire < now && t.drop_expired()) {
             o.reset();
           } else {
             pr.keys++;
@@ -795,6 +797,8 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
 class KeyspaceTarget : public LoadTarget {
  public:
   explicit KeyspaceTarget(bool merge) : merge_(merge) {}
+  void set_keep_expired(bool keep) { keep_expired_ = keep; }
+  bool drop_expired() const override { return !keep_expired_; }
   ~KeyspaceTarget() override {
     for (; count_ > 0; count_--) Object::destroy(pending_[(head_ + kWindow - count_) % kWindow].obj);
   }
@@ -895,6 +899,7 @@ class KeyspaceTarget : public LoadTarget {
   }
 
   bool merge_;
+  bool keep_expired_ = false;
   int delay_ = persistence_options().key_load_delay;
   uint64_t next_events_ = 0;
   Pending pending_[kWindow];
@@ -939,6 +944,7 @@ void run_load(RdbIn& in, LoadTarget& target, bool deep, bool checksum, LoadProgr
               RdbLoadResult& r) {
   try {
     load_stream(in, target, deep, checksum, pr);
+    r.end_offset = in.offset();
   } catch (RdbError& e) {
     r.status = RdbLoadResult::kError;
     r.offset = e.offset;
@@ -955,7 +961,7 @@ void run_load(RdbIn& in, LoadTarget& target, bool deep, bool checksum, LoadProgr
 
 // ---- Public -----------------------------------------------------------------------------------
 
-RdbLoadResult rdb_load_file(const std::string& filename, bool merge) {
+RdbLoadResult rdb_load_file(const std::string& filename, bool merge, bool aof_preamble) {
   RdbLoadResult r;
   const int fd = open(filename.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -974,12 +980,14 @@ RdbLoadResult rdb_load_file(const std::string& filename, bool merge) {
   RdbIn in(fd, static_cast<uint64_t>(sb.st_size));
   in.set_checksum(po.rdbchecksum);
   KeyspaceTarget target(merge);
+  target.set_keep_expired(aof_preamble);
   LoadProgress pr;
   const bool was_loading = g_clock.loading;
   g_clock.loading = true;
   run_load(in, target, po.sanitize_dump_payload == static_cast<int>(SanitizePayload::kYes),
            po.rdbchecksum, pr, r);
   g_clock.loading = was_loading;
+  r.end_offset = in.offset();
   close(fd);
   if (r.status == RdbLoadResult::kOk) {
     PersistenceState& st = persistence_state();

@@ -21,13 +21,16 @@ struct RdbLoadResult {
   uint64_t keys_loaded = 0;
   uint64_t keys_expired = 0;
   uint64_t empty_keys_skipped = 0;
+  uint64_t end_offset = 0;  // kOk: where the RDB ended (an AOF's command tail may follow)
 };
 
 // Loads `filename` into the keyspace (into whatever it holds: the caller flushes first when it
 // wants an empty start). With `merge` a key already present is replaced by the loaded copy
 // (DEBUG RELOAD MERGE); otherwise a duplicate is an error. Keys already expired are dropped.
 // Logs Redis's lines (producer version, age, keys loaded / expired).
-RdbLoadResult rdb_load_file(const std::string& filename, bool merge);
+// `aof_preamble`: the RDB part of an AOF (a base file, or an old single file): keys already
+// expired are kept, as Redis keeps them there (the commands after it may still touch them).
+RdbLoadResult rdb_load_file(const std::string& filename, bool merge, bool aof_preamble = false);
 
 // DUMP payload footer check: at least 10 bytes, a version Keel reads, a matching CRC64.
 bool rdb_verify_payload(std::string_view payload, int* version);

@@ -13,6 +13,7 @@
 #include "commands/dispatch.h"
 #include "keyspace/keyspace.h"
 #include "server/config.h"
+#include "persistence/aof.h"
 #include "server/server.h"
 
 namespace keel {
@@ -251,6 +252,12 @@ void Client::on_write_done(uv_write_t* req, int status) {
   }
   c->net_out += sent;
   c->server->stats().net_output_bytes += sent;
+  // Replies collected meanwhile may acknowledge writes the AOF has not written yet: they go
+  // out from before-sleep, after the AOF (Server::on_before_sleep).
+  if (KEEL_UNLIKELY(aof_has_pending())) {
+    c->server->queue_flush(c);
+    return;
+  }
   c->flush();
 }
 

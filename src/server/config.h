@@ -38,7 +38,6 @@ struct ServerOptions {
   bool disable_thp = true;      // key tables do not ask for huge pages (Server::run applies it)
   bool jemalloc_bg_thread = true;
   int64_t prefetch_batch_max_size = 16;
-  bool appendonly = false;
   uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
   std::string maxmemory_policy = "noeviction";
   int64_t maxmemory_samples = 5;

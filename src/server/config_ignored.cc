@@ -1,5 +1,5 @@
 // Directives Keel accepts, stores and reports (CONFIG GET, CONFIG REWRITE) so that a Redis
-// redis.conf and tools that set them keep working, but does not act on yet (replication, AOF,
+// redis.conf and tools that set them keep working, but does not act on yet (replication,
 // eviction tuning, syslog, threads ...), and the deprecated names a config file may still hold.
 #include <cstdlib>
 #include <string>
@@ -17,24 +17,20 @@ struct Misc {
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool activedefrag = false;
-  bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
-  bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
+  bool replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
   int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
   int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
-  int64_t auto_aof_rewrite_percentage = 100, auto_aof_rewrite_min_size = 64 << 20;
   int64_t shutdown_timeout = 10;
   int supervised = 0;
-  std::string appendfsync = "everysec", syslog_facility = "local0";
+  std::string syslog_facility = "local0";
   std::string repl_diskless_load = "disabled", acl_pubsub_default = "resetchannels";
-  std::string appendfilename = "appendonly.aof";
-  std::string appenddirname = "appendonlydir", masterauth, masteruser, aclfile, unixsocket;
+  std::string masterauth, masteruser, aclfile, unixsocket;
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
-  bool aof_rewrite_incremental_fsync = true;
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
   int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
@@ -52,7 +48,6 @@ Misc& misc() {
   return m;
 }
 
-constexpr EnumItem kFsync[] = {{"everysec", 0}, {"always", 1}, {"no", 2}, {nullptr, 0}};
 constexpr EnumItem kSupervised[] = {
     {"upstart", 1}, {"systemd", 2}, {"auto", 3}, {"no", 0}, {nullptr, 0}};
 constexpr EnumItem kFacility[] = {{"user", 0},   {"local0", 1}, {"local1", 2}, {"local2", 3},
@@ -152,11 +147,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("set-proc-title", nullptr, kImmutable, KEEL_REF(misc().set_proc_title), true));
   v->push_back(b("syslog-enabled", nullptr, kImmutable, KEEL_REF(misc().syslog_enabled), false));
   v->push_back(b("activedefrag", nullptr, 0, KEEL_REF(misc().activedefrag), false));
-  v->push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(misc().aof_load_truncated), true));
-  v->push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(misc().aof_use_rdb_preamble), true));
-  v->push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(misc().aof_timestamp), false));
-  v->push_back(b("no-appendfsync-on-rewrite", nullptr, 0,
-               KEEL_REF(misc().no_appendfsync_on_rewrite), false));
   v->push_back(b("replica-serve-stale-data", "slave-serve-stale-data", 0,
                KEEL_REF(misc().replica_serve_stale), true));
   v->push_back(b("replica-read-only", "slave-read-only", 0, KEEL_REF(misc().replica_read_only),
@@ -164,8 +154,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("repl-diskless-sync", nullptr, 0, KEEL_REF(misc().repl_diskless_sync), true));
   v->push_back(b("io-threads-do-reads", nullptr, kImmutable, KEEL_REF(misc().io_threads_do_reads),
                false));
-  v->push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
-               KEEL_REF(misc().aof_rewrite_incremental_fsync), true));
   v->push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
                KEEL_REF(misc().repl_disable_tcp_nodelay), false));
   v->push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));
@@ -197,10 +185,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                KEEL_REF(misc().min_replicas_to_write), Num::kI64, 0, kIntMax, "0"));
   v->push_back(n("min-replicas-max-lag", "min-slaves-max-lag", 0,
                KEEL_REF(misc().min_replicas_max_lag), Num::kI64, 0, kIntMax, "10"));
-  v->push_back(n("auto-aof-rewrite-percentage", nullptr, 0,
-               KEEL_REF(misc().auto_aof_rewrite_percentage), Num::kI64, 0, kIntMax, "100"));
-  v->push_back(n("auto-aof-rewrite-min-size", nullptr, kMemory,
-               KEEL_REF(misc().auto_aof_rewrite_min_size), Num::kI64, 0, kLongMax, "67108864"));
   v->push_back(n("shutdown-timeout", nullptr, 0, KEEL_REF(misc().shutdown_timeout), Num::kI64, 0,
                kIntMax, "10"));
   v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
@@ -215,7 +199,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
 
 // Strings, enums and multi-argument values.
 void add_ignored_strings(std::vector<Directive>* v) {
-  v->push_back(es("appendfsync", 0, KEEL_REF(misc().appendfsync), kFsync, "everysec"));
   v->push_back(ei("supervised", kImmutable, KEEL_REF(misc().supervised), kSupervised, "no"));
   v->push_back(es("syslog-facility", kImmutable, KEEL_REF(misc().syslog_facility), kFacility,
                 "local0"));
@@ -223,10 +206,6 @@ void add_ignored_strings(std::vector<Directive>* v) {
                 "disabled"));
   v->push_back(es("acl-pubsub-default", 0, KEEL_REF(misc().acl_pubsub_default), kPubsubDefault,
                 "resetchannels"));
-  v->push_back(s("appendfilename", nullptr, kImmutable, KEEL_REF(misc().appendfilename),
-               "appendonly.aof"));
-  v->push_back(s("appenddirname", nullptr, kImmutable, KEEL_REF(misc().appenddirname),
-               "appendonlydir"));
   v->push_back(s("masterauth", nullptr, kSensitive, KEEL_REF(misc().masterauth), ""));
   v->push_back(s("masteruser", nullptr, kSensitive, KEEL_REF(misc().masteruser), ""));
   v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(misc().aclfile), ""));

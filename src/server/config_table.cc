@@ -18,6 +18,7 @@
 #include "commands/latency.h"
 #include "commands/tracking.h"
 #include "keyspace/notify.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
 #include "scripting/lua_engine.h"
@@ -134,17 +135,30 @@ void rewrite_save(const Directive&, std::vector<std::pair<std::string, bool>>* o
   }
 }
 
+// appendonly: read from the file before start-up (the server then loads the AOF); CONFIG SET
+// switches the AOF on (a rewrite writes the first base, persistence/aof.h) or off.
 bool set_appendonly(const Directive&, const Args& args, std::string* err) {
-  if (iequals(args[0], "no")) {
-    server_options().appendonly = false;
-    return true;
+  bool on;
+  if (iequals(args[0], "yes")) {
+    on = true;
+  } else if (iequals(args[0], "no")) {
+    on = false;
+  } else {
+    *err = "argument must be 'yes' or 'no'";
+    return false;
   }
-  *err = iequals(args[0], "yes")
-             ? "AOF is not supported: persistence is not implemented yet (use appendonly no)"
-             : "argument must be 'yes' or 'no'";
-  return false;
+  AofOptions& o = aof_options();
+  if (!g_reading_config_file && on != o.appendonly) {
+    if (on && !aof_start(err, exec_depth() > 1)) return false;
+    if (!on) aof_stop();
+  }
+  o.appendonly = on;
+  return true;
 }
-std::string get_appendonly(const Directive&) { return server_options().appendonly ? "yes" : "no"; }
+std::string get_appendonly(const Directive&) { return aof_options().appendonly ? "yes" : "no"; }
+
+constexpr EnumItem kFsync[] = {{"everysec", kAofFsyncEverysec}, {"always", kAofFsyncAlways},
+                               {"no", kAofFsyncNo}, {nullptr, 0}};
 
 bool set_dir(const Directive&, const Args& args, std::string* err) {
   if (chdir(args[0].c_str()) == -1) {
@@ -251,6 +265,16 @@ void rewrite_obuf(const Directive& d, std::vector<std::pair<std::string, bool>>*
         l.hard != def.hard || l.soft != def.soft || l.soft_seconds != def.soft_seconds;
     out->push_back({std::string(d.name) + " " + obuf_text(c, l, true), changed});
   }
+}
+
+// appendfilename / appenddirname: a name, not a path (Redis's pathIsBaseName check).
+bool check_aof_name(const Directive& d, const Args& args, std::string* err) {
+  if (args[0].find('/') != std::string::npos) {
+    *err = std::string(d.name) + (strcmp(d.name, "appenddirname") == 0 ? " can't be a path, just a dirname"
+                                                                     : " can't be a path, just a filename");
+    return false;
+  }
+  return true;
 }
 
 bool check_dbfilename(const Directive&, const Args& args, std::string* err) {
@@ -439,10 +463,33 @@ void add_encoding_directives(std::vector<Directive>* v) {
                "3000"));
 }
 
-// RDB (persistence/persistence.h); AOF is refused until it exists.
+// RDB (persistence/persistence.h) and AOF (persistence/aof.h).
 void add_persistence_directives(std::vector<Directive>* v) {
   v->push_back(sp("save", kMultiArg, set_save, get_save, "3600 1 300 100 60 10000", rewrite_save));
   v->push_back(sp("appendonly", 0, set_appendonly, get_appendonly, "no"));
+  // The AOF (persistence/aof.h). The names are immutable, as in Redis.
+  v->push_back(s("appendfilename", nullptr, kImmutable, KEEL_REF(aof_options().filename),
+               "appendonly.aof", check_aof_name));
+  v->push_back(s("appenddirname", nullptr, kImmutable, KEEL_REF(aof_options().dirname),
+               "appendonlydir", check_aof_name));
+  v->push_back(ei("appendfsync", 0, KEEL_REF(aof_options().fsync), kFsync, "everysec"));
+  v->push_back(b("no-appendfsync-on-rewrite", nullptr, 0, KEEL_REF(aof_options().no_fsync_on_rewrite),
+               false));
+  v->push_back(n("auto-aof-rewrite-percentage", nullptr, 0, KEEL_REF(aof_options().auto_rewrite_perc),
+               Num::kI64, 0, kIntMax, "100"));
+  v->push_back(n("auto-aof-rewrite-min-size", nullptr, kMemory,
+               KEEL_REF(aof_options().auto_rewrite_min_size), Num::kI64, 0, kLongMax, "67108864"));
+  v->push_back(b("aof-load-truncated", nullptr, 0, KEEL_REF(aof_options().load_truncated), true));
+  v->push_back(b("aof-use-rdb-preamble", nullptr, 0, KEEL_REF(aof_options().use_rdb_preamble), true));
+  v->push_back(b("aof-timestamp-enabled", nullptr, 0, KEEL_REF(aof_options().timestamp_enabled), false));
+  v->push_back(b("aof-rewrite-incremental-fsync", nullptr, 0,
+               KEEL_REF(aof_options().rewrite_incremental_fsync), true));
+  {
+    // Turning the collection back on deletes the history files kept meanwhile (Redis).
+    Directive d = b("aof-disable-auto-gc", nullptr, 0, KEEL_REF(aof_options().disable_auto_gc), false);
+    d.post = aof_delete_history_files;
+    v->push_back(d);
+  }
   v->push_back(b("rdbcompression", nullptr, 0, KEEL_REF(persistence_options().rdbcompression), true));
   v->push_back(b("rdbchecksum", nullptr, kImmutable, KEEL_REF(persistence_options().rdbchecksum), true));
   // Keel's own: the RDB version SAVE and DUMP write (10 for Redis 7.0, 11 for 7.2+ and Valkey).

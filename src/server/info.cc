@@ -26,7 +26,9 @@
 #include "commands/tracking.h"
 #include "commands/pubsub.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
+#include "persistence/rdb_bgsave.h"
 #include "scripting/lua_engine.h"
 #include "server/config.h"
 #include "server/server.h"
@@ -215,7 +217,6 @@ void info_memory(std::string& out, Server&) {
 void info_persistence(std::string& out, Server&) {
   const PersistenceState& st = persistence_state();
   const int64_t now_s = time(nullptr);
-  const bool child = st.child_pid != -1;
   const uint64_t cow_age_s =
       st.cow_updated_us ? static_cast<uint64_t>((monotonic_us() - st.cow_updated_us) / 1000000) : 0;
   const double fork_perc =
@@ -229,27 +230,37 @@ void info_persistence(std::string& out, Server&) {
   line(out, "current_save_keys_processed:%llu", ull(st.keys_processed));
   line(out, "current_save_keys_total:%llu", ull(st.keys_total));
   line(out, "rdb_changes_since_last_save:%llu", ull(keyspace_stats().dirty));
-  line(out, "rdb_bgsave_in_progress:%d", child ? 1 : 0);
+  line(out, "rdb_bgsave_in_progress:%d", rdb_child_active() ? 1 : 0);
   line(out, "rdb_last_save_time:%lld", ll(st.lastsave));
   line(out, "rdb_last_bgsave_status:%s", g_rdb_bgsave_failed ? "err" : "ok");
   line(out, "rdb_last_bgsave_time_sec:%lld", ll(st.last_bgsave_time_sec));
-  line(out, "rdb_current_bgsave_time_sec:%lld", ll(child ? now_s - st.bgsave_start : -1));
+  line(out, "rdb_current_bgsave_time_sec:%lld", ll(rdb_child_active() ? now_s - st.bgsave_start : -1));
   line(out, "rdb_saves:%llu", ull(st.saves));
   line(out, "rdb_last_cow_size:%llu", ull(st.last_cow_size));
   line(out, "rdb_last_load_keys_expired:%llu", ull(st.keys_expired));
   line(out, "rdb_last_load_keys_loaded:%llu", ull(st.keys_loaded));
-  line(out, "aof_enabled:0");
-  line(out, "aof_rewrite_in_progress:0");
-  line(out, "aof_rewrite_scheduled:0");
-  line(out, "aof_last_rewrite_time_sec:-1");
-  line(out, "aof_current_rewrite_time_sec:-1");
-  line(out, "aof_last_bgrewrite_status:ok");
-  line(out, "aof_rewrites:0");
-  line(out, "aof_rewrites_consecutive_failures:0");
-  line(out, "aof_last_write_status:ok");
-  line(out, "aof_last_cow_size:0");
+  const AofState& aof = aof_state();
+  const bool aof_on = aof.status != AofStatus::kOff;
+  line(out, "aof_enabled:%d", aof_on ? 1 : 0);
+  line(out, "aof_rewrite_in_progress:%d", aof_rewrite_active() ? 1 : 0);
+  line(out, "aof_rewrite_scheduled:%d", aof.rewrite_scheduled ? 1 : 0);
+  line(out, "aof_last_rewrite_time_sec:%lld", ll(aof.last_rewrite_time));
+  line(out, "aof_current_rewrite_time_sec:%lld", ll(aof.rewrite_start >= 0 ? now_s - aof.rewrite_start : -1));
+  line(out, "aof_last_bgrewrite_status:%s", aof.last_bgrewrite_ok ? "ok" : "err");
+  line(out, "aof_rewrites:%llu", ull(aof.rewrites));
+  line(out, "aof_rewrites_consecutive_failures:%llu", ull(aof.consecutive_failures));
+  line(out, "aof_last_write_status:%s", aof.write_error.empty() ? "ok" : "err");
+  line(out, "aof_last_cow_size:%llu", ull(aof.last_cow_size));
   line(out, "module_fork_in_progress:0");
   line(out, "module_fork_last_cow_size:0");
+  if (aof_on) {  // Redis shows these only while the AOF is on
+    line(out, "aof_current_size:%llu", ull(aof.current_size));
+    line(out, "aof_base_size:%llu", ull(aof.base_size));
+    line(out, "aof_pending_rewrite:%d", aof.rewrite_scheduled ? 1 : 0);
+    line(out, "aof_buffer_length:%zu", aof.buf.size());
+    line(out, "aof_pending_bio_fsync:%llu", ull(aof_pending_bio_fsync()));
+    line(out, "aof_delayed_fsync:%llu", ull(aof.delayed_fsync));
+  }
   if (g_loading_dataset) {
     // The start-up load in progress, Redis 7.0's figures: the ETA extrapolates the rate so
     // far (1 s in the first second).

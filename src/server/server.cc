@@ -29,14 +29,17 @@
 #include "commands/pause.h"
 #include "commands/tracking.h"
 #include "commands/pubsub.h"
+#include "commands/slowlog.h"
 #include "ds/hashtable.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
 #include "protocol/errors.h"
 #include "scripting/lua_engine.h"
+#include "server/aof_glue.h"
 #include "server/config.h"
 
 namespace keel {
@@ -271,6 +274,9 @@ void Server::on_before_sleep(uv_prepare_t* p) {
       tracking_before_sleep_pending()) {
     tracking_before_sleep();
   }
+  // The AOF is written (and with appendfsync always, fsynced) before any reply of this
+  // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.
+  if (KEEL_UNLIKELY(aof_state().fd != -1)) aof_flush(false);
   std::vector<Client*> work;
   work.swap(s->pending_);
   for (Client* c : work) {
@@ -305,6 +311,7 @@ void Server::cron() {
   // While a BGSAVE child shares our pages, rehashing would copy the tables page by page.
   if (!g_fork_child_exists) keyspace().cron(1000);
   rdb_cron();  // the child's reports and exit, save points, a scheduled BGSAVE
+  aof_cron();  // a scheduled or automatic rewrite, a postponed write, a retry after an error
   // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
   if (ms - stats_.last_sample_ms >= 100) {
@@ -381,6 +388,22 @@ bool Server::save_before_exit(bool nosave, bool save, bool force) {
     LOG_WARNING("There is a child saving an .rdb. Killing it!");
     rdb_kill_child(true);
   }
+  AofState& aof = aof_state();
+  if (aof.status != AofStatus::kOff) {
+    if (aof_rewrite_active()) {
+      // Turned on at run time and not written yet: exiting now would lose the dataset.
+      if (aof.status == AofStatus::kWaitRewrite) {
+        if (!force) {
+          LOG_WARNING("Writing initial AOF, can't exit.");
+          return false;
+        }
+        LOG_WARNING("Writing initial AOF. Exit anyway.");
+      }
+      LOG_WARNING("There is a child rewriting the AOF. Killing it!");
+      aof_kill_rewrite_child();
+    }
+    aof_shutdown_flush();
+  }
   const PersistenceOptions& po = persistence_options();
   if ((po.save_points.empty() || nosave) && !save) return true;
   LOG_NOTICE("Saving the final RDB snapshot before exiting.");
@@ -401,6 +424,31 @@ bool Server::save_before_exit(bool nosave, bool save, bool force) {
 // loader runs the event loop once (loading_events), so clients connect, commands with the
 // `loading` flag (INFO, CONFIG, ...) run and the others get -LOADING; the cron does not run.
 bool Server::load_data() {
+  // The manifest is read whether or not appendonly is on (a later CONFIG SET appendonly yes
+  // continues its sequence numbers); a malformed one is fatal, as in Redis.
+  if (!aof_load_manifest_from_disk()) return false;
+  if (aof_options().appendonly) {
+    // With appendonly yes the AOF is the dataset and the RDB file is not read (Redis's rule).
+    LoadingState& ls = loading_state();
+    ls = LoadingState{};
+    ls.start_time = time(nullptr);
+    g_loading_dataset = true;
+    g_rdb_load_events = [] { g_server->loading_events(); };
+    bool loaded = false;
+    const bool ok = aof_load_on_startup(&loaded);
+    g_rdb_load_events = nullptr;
+    g_loading_dataset = false;
+    if (!ok) return false;
+    // Replayed commands are not client traffic (Redis runs them without call()): out of
+    // commandstats, errorstats, the command count and SLOWLOG.
+    if (loaded) {
+      slowlog().reset();
+      reset_command_stats();
+      error_stats().reset();
+      dispatch_stats().total_commands_processed = 0;
+    }
+    return aof_open_on_startup();
+  }
   const std::string& file = persistence_options().dbfilename;
   const int64_t start = monotonic_us();
   LoadingState& ls = loading_state();
@@ -521,6 +569,7 @@ int Server::run() {
   uv_signal_start(&sigint_, on_signal, SIGINT);
   signal(SIGPIPE, SIG_IGN);
 
+  aof_install_hooks();
   // The loop's handles exist before the load: clients are served (-LOADING) while it runs.
   if (!load_data()) return 1;
   LOG_NOTICE("Ready to accept connections tcp");
@@ -529,7 +578,9 @@ int Server::run() {
 
   while (!shutting_down_) uv_run(loop_, UV_RUN_DEFAULT);
 
-  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit.
+  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit. Writes other
+  // clients ran after the shutdown began reach the AOF before their replies do.
+  if (aof_state().fd != -1) aof_flush(true);
   for (Client* c : pending_) {
     if (!c->closing && !c->out.empty()) {
       uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));

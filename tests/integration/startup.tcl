@@ -131,7 +131,7 @@ test "Wrong number of arguments, bad integer, bad memory value, bad enum" {
     }
 }
 
-test "save with an odd count is refused; appendonly yes is refused by Keel" {
+test "save with an odd count is refused; appendonly must be yes or no" {
     set dir [su_tmpdir]
     su_write $dir/bad.conf "save 100\n"
     lassign [su_run_fail $dir/bad.conf] status out err
@@ -140,12 +140,10 @@ test "save with an odd count is refused; appendonly yes is refused by Keel" {
     su_write $dir/bad.conf "save 0 1\n"
     lassign [su_run_fail $dir/bad.conf] status out err
     assert_equal [su_fatal 1 {save 0 1} {Invalid save parameters}] $err
-    if {[is_keel]} {
-        su_write $dir/bad.conf "appendonly yes\n"
-        lassign [su_run_fail $dir/bad.conf] status out err
-        assert_equal 1 $status
-        assert_match "*>>> 'appendonly yes'\n*not implemented yet*" $err
-    }
+    su_write $dir/bad.conf "appendonly maybe\n"
+    lassign [su_run_fail $dir/bad.conf] status out err
+    assert_equal 1 $status
+    assert_match "*>>> 'appendonly maybe'\n*argument must be 'yes' or 'no'*" $err
 }
 
 test "save lines in a file: the first drops the defaults, the next ones add, save \"\" empties" {
