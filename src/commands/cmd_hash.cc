@@ -56,6 +56,21 @@ void drop_expired_field(CommandContext& cx, Object& o, std::string_view field) {
   (void)removed;
 }
 
+// HGETDEL / HGETEX: the value and TTL of a live field. A missing field, or one whose TTL has
+// passed (deleted when expiry may run, and counted in *expired), is answered null here and
+// false is returned.
+bool read_live_field(CommandContext& cx, Object& o, bool ttls, int64_t now, std::string_view f,
+                     HashScratch& s, std::string_view* v, int64_t* ttl, int64_t* expired) {
+  const bool found = ttls ? HashType::get_with_ttl(o, f, s, v, ttl) : HashType::get(o, f, s, v);
+  if (found && !ttl_passed(*ttl, now)) return true;
+  if (found && may_expire()) {
+    drop_expired_field(cx, o, f);
+    (*expired)++;
+  }
+  cx.reply().null();
+  return false;
+}
+
 // Lazy expiry of fields met by a read (Redis 7.4's hashTypeGetValue): a field whose TTL passed
 // reads as absent and is deleted. finish() makes the one KEYSIZES update and the events
 // ("hexpired", then "del" when the hash was emptied) for all of them; no dirty count, so a read
@@ -765,19 +780,7 @@ void cmd_hgetdel(CommandContext& cx) {
     HashScratch s;
     std::string_view v;
     int64_t ttl = 0;
-    const bool found = ttls ? HashType::get_with_ttl(o, f, s, &v, &ttl) : HashType::get(o, f, s, &v);
-    if (!found) {
-      cx.reply().null();
-      continue;
-    }
-    if (ttl_passed(ttl, now)) {
-      if (may_expire()) {
-        drop_expired_field(cx, o, f);
-        expired++;
-      }
-      cx.reply().null();
-      continue;
-    }
+    if (!read_live_field(cx, o, ttls, now, f, s, &v, &ttl, &expired)) continue;
     cx.reply().bulk(v);
     HashType::remove(o, f);
     deleted++;
@@ -846,19 +849,7 @@ void cmd_hgetex(CommandContext& cx) {
     HashScratch s;
     std::string_view v;
     int64_t ttl = 0;
-    const bool found = ttls ? HashType::get_with_ttl(o, f, s, &v, &ttl) : HashType::get(o, f, s, &v);
-    if (!found) {
-      cx.reply().null();
-      continue;
-    }
-    if (ttl_passed(ttl, now)) {
-      if (may_expire()) {
-        drop_expired_field(cx, o, f);
-        expired++;
-      }
-      cx.reply().null();
-      continue;
-    }
+    if (!read_live_field(cx, o, ttls, now, f, s, &v, &ttl, &expired)) continue;
     cx.reply().bulk(v);
     if (mode == kPersist) {
       if (ttl != 0) {

@@ -1267,6 +1267,26 @@ void reply_entries_read_and_lag(CommandContext& cx, const Stream& s, const Strea
 
 // ---- XINFO STREAM -----------------------------------------------------------------------------
 
+// The fields XINFO STREAM answers in both forms, in Redis's order (length ...
+// recorded-first-entry-id).
+void reply_stream_summary(CommandContext& cx, const Stream& s) {
+  ReplyWriter& w = cx.reply();
+  w.bulk("length");
+  w.integer(static_cast<int64_t>(s.length));
+  w.bulk("radix-tree-keys");
+  w.integer(static_cast<int64_t>(s.rax.size()));
+  w.bulk("radix-tree-nodes");
+  w.integer(static_cast<int64_t>(s.rax.redis_node_count()));
+  w.bulk("last-generated-id");
+  reply_id(cx, s.last_id);
+  w.bulk("max-deleted-entry-id");
+  reply_id(cx, s.max_deleted_id);
+  w.bulk("entries-added");
+  w.integer(static_cast<int64_t>(s.entries_added));
+  w.bulk("recorded-first-entry-id");
+  reply_id(cx, s.first_id);
+}
+
 void cmd_xinfo_stream(CommandContext& cx) {
   bool full = false;
   int64_t count = 10;
@@ -1287,23 +1307,9 @@ void cmd_xinfo_stream(CommandContext& cx) {
   if (!cx.check_type(o, Type::kStream)) return;
   Stream& s = StreamType::get(*o);
   ReplyWriter& w = cx.reply();
-  StreamID first_rec = s.first_id;
   if (!full) {
     w.map(10);
-    w.bulk("length");
-    w.integer(static_cast<int64_t>(s.length));
-    w.bulk("radix-tree-keys");
-    w.integer(static_cast<int64_t>(s.rax.size()));
-    w.bulk("radix-tree-nodes");
-    w.integer(static_cast<int64_t>(s.rax.redis_node_count()));
-    w.bulk("last-generated-id");
-    reply_id(cx, s.last_id);
-    w.bulk("max-deleted-entry-id");
-    reply_id(cx, s.max_deleted_id);
-    w.bulk("entries-added");
-    w.integer(static_cast<int64_t>(s.entries_added));
-    w.bulk("recorded-first-entry-id");
-    reply_id(cx, first_rec);
+    reply_stream_summary(cx, s);
     w.bulk("groups");
     w.integer(static_cast<int64_t>(s.group_count()));
     for (bool last : {false, true}) {
@@ -1320,20 +1326,7 @@ void cmd_xinfo_stream(CommandContext& cx) {
     return;
   }
   w.map(9);
-  w.bulk("length");
-  w.integer(static_cast<int64_t>(s.length));
-  w.bulk("radix-tree-keys");
-  w.integer(static_cast<int64_t>(s.rax.size()));
-  w.bulk("radix-tree-nodes");
-  w.integer(static_cast<int64_t>(s.rax.redis_node_count()));
-  w.bulk("last-generated-id");
-  reply_id(cx, s.last_id);
-  w.bulk("max-deleted-entry-id");
-  reply_id(cx, s.max_deleted_id);
-  w.bulk("entries-added");
-  w.integer(static_cast<int64_t>(s.entries_added));
-  w.bulk("recorded-first-entry-id");
-  reply_id(cx, first_rec);
+  reply_stream_summary(cx, s);
   w.bulk("entries");
   reply_range(cx, s, StreamID{}, StreamID::max(), static_cast<size_t>(count), false);
   w.bulk("groups");
