@@ -19,6 +19,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/command.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -109,6 +110,17 @@ class Host final : public ScriptHost {
       out.append("-");
       out.append(kErrMisconf.data(), kErrMisconf.size());
       return out.append("\r\n");
+    }
+    // ACL: every command a script runs is checked for the caller's user (context lua); the
+    // text is Redis 7.2's ("ACL failure in script: " + the reason).
+    if (KEEL_UNLIKELY(g_run.caller != nullptr && (g_run.caller->flags & Session::kAclRestricted))) {
+      std::string acl_err;
+      if (!acl_admit(*g_run.caller, *c, args, server_api(), "lua", &acl_err)) {
+        if (acl_err.rfind("NOPERM ", 0) == 0) acl_err.erase(0, 7);
+        out.append("-ERR ACL failure in script: ");
+        out.append(acl_err.data(), acl_err.size());
+        return out.append("\r\n");
+      }
     }
     if (c->flags & kWrite) g_run.wrote = true;
     Session& s = script_session();

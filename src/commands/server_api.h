@@ -11,6 +11,8 @@
 
 namespace keel {
 
+struct AclUser;
+
 struct Session;
 class Buffer;
 
@@ -45,6 +47,9 @@ class ServerApi {
   virtual int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
                               std::string* error) = 0;
   virtual bool client_exists(uint64_t id) = 0;
+  // ACL SETUSER / LOAD changed the user: its sessions re-derive their admission path
+  // (acl_attach).
+  virtual void acl_user_changed(AclUser* /*u*/) {}
   // The session of a connected client (not one being closed), or null: tracking redirection.
   virtual Session* find_session(uint64_t /*id*/) { return nullptr; }
 
