@@ -478,7 +478,7 @@ const std::vector<std::unique_ptr<AclUser>>& acl_users() { return state().users;
 
 AclUser* acl_find_user(std::string_view name) {
   for (auto& u : state().users) {
-    if (u->name == name) return u.get();
+    if (u && u->name == name) return u.get();
   }
   return nullptr;
 }
@@ -791,8 +791,9 @@ std::string build_users(const std::vector<std::string>& lines, const char* what,
     }
     seen.push_back(name);
     std::vector<std::string_view> rules;
-    // Every user line starts from "reset", so a redefined default user has only its own rules.
-    rules.push_back("reset");
+    // Every user line starts from a new user, so a redefined default user has only its own
+    // rules.
+    if (AclUser* existing = acl_find_user(name)) *existing = make_user(name);
     for (size_t i = 2; i < words.size(); i++) rules.push_back(words[i]);
     std::string err;
     if (!acl_setuser(name, rules, &err)) {
