@@ -18,6 +18,7 @@
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/key_specs.h"
+#include "commands/pubsub.h"
 #include "commands/server_api.h"
 #include "commands/session.h"
 
@@ -377,6 +378,9 @@ int channel_args(const CommandSpec& c, bool* all, bool* pattern) {
   return 0;
 }
 
+AclDeny check_channels(const AclSelector& s, const CommandSpec& c, std::span<const std::string_view> args,
+                       std::string* object);
+
 AclDeny check_selector(const AclSelector& s, const CommandSpec& c, std::span<const std::string_view> args,
                        std::string* object) {
   // AUTH, HELLO, QUIT, RESET (no_auth) are always allowed, as in Redis.
@@ -393,7 +397,19 @@ AclDeny check_selector(const AclSelector& s, const CommandSpec& c, std::span<con
     }
   }
   if (!s.allkeys && command_has_keys(c)) {
-    std::vector<KeyArg> keys;
+    // The common shape (one key at a fixed position, fixed flags: GET, INCR, LPUSH ...) needs
+    // no key list; the others reuse one vector, so a check never allocates once warm.
+    const KeySpec& k0 = c.keys[0];
+    if (c.n_key_specs == 1 && !c.getkeys && k0.begin == BeginSearch::kIndex && k0.find == FindKeys::kRange &&
+        k0.lastkey == 0 && !(k0.flags & (kKsNotKey | kKsVariableFlags))) {
+      const size_t pos = static_cast<size_t>(k0.pos);
+      if (pos < args.size() && !key_allowed(s, args[pos], k0.flags)) {
+        object->assign(args[pos]);
+        return AclDeny::kKey;
+      }
+      return check_channels(s, c, args, object);
+    }
+    static std::vector<KeyArg> keys;
     command_keys(c, args, &keys);
     for (const KeyArg& k : keys) {
       if (k.flags & kKsNotKey) continue;
@@ -403,6 +419,11 @@ AclDeny check_selector(const AclSelector& s, const CommandSpec& c, std::span<con
       }
     }
   }
+  return check_channels(s, c, args, object);
+}
+
+AclDeny check_channels(const AclSelector& s, const CommandSpec& c, std::span<const std::string_view> args,
+                       std::string* object) {
   if (!s.allchannels && (c.flags & kPubSubCmd)) {
     bool all, pattern;
     const int first = channel_args(c, &all, &pattern);
@@ -592,6 +613,30 @@ void acl_attach(Session& s, AclUser* u) {
   } else {
     s.flags &= ~Session::kAclRestricted;
   }
+}
+
+bool acl_session_keeps(const Session& s, const AclUser* u) {
+  bool live = false;
+  for (const auto& p : state().users) live = live || p.get() == u;
+  if (!live) return false;
+  if (u->root.allchannels || (pubsub_session_count(s, PubSubKind::kChannel) == 0 &&
+                              pubsub_session_count(s, PubSubKind::kPattern) == 0 &&
+                              pubsub_session_count(s, PubSubKind::kShard) == 0)) {
+    return true;
+  }
+  auto allowed = [&](std::string_view name, bool pattern) {
+    if (channel_allowed(u->root, name, pattern)) return true;
+    for (const AclSelector& sel : u->selectors) {
+      if (channel_allowed(sel, name, pattern)) return true;
+    }
+    return false;
+  };
+  for (PubSubKind kind : {PubSubKind::kChannel, PubSubKind::kShard, PubSubKind::kPattern}) {
+    for (const std::string& name : pubsub_session_names(s, kind)) {
+      if (!allowed(name, kind == PubSubKind::kPattern)) return false;
+    }
+  }
+  return true;
 }
 
 AclDeny acl_check(const AclUser& u, const CommandSpec& c, std::span<const std::string_view> args,

@@ -90,6 +90,10 @@ void acl_set_requirepass(const std::string& pass);
 AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass);
 // A new connection (or RESET): the default user, authenticated when it is on and nopass.
 void acl_session_init(Session& s);
+// Whether a session of `u` may stay connected: the user still exists and allows every
+// channel, shard channel and pattern the session is subscribed to (Redis closes the others
+// when a user's channel rules change).
+bool acl_session_keeps(const Session& s, const AclUser* u);
 // Points the session at the user and sets or clears Session::kAclRestricted.
 void acl_attach(Session& s, AclUser* u);
 

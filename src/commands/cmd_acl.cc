@@ -18,20 +18,12 @@ namespace {
 
 const AclUser& session_user(const Session& s) { return s.user ? *s.user : *acl_default_user(); }
 
-// Closes every connection authenticated as `name` (its own after the reply), as Redis does
-// when a user is deleted.
-void kill_user_clients(CommandContext& cx, const std::string& name) {
-  std::string err;
-  const std::string_view filters[] = {"user", name, "skipme", "no"};
-  cx.server().client_kill(cx.session(), filters, &err);
-}
-
 void cmd_acl_setuser(CommandContext& cx) {
   std::vector<std::string_view> rules(cx.args().begin() + 3, cx.args().end());
   std::string err;
   if (!acl_setuser(cx.arg(2), rules, &err)) return cx.reply().error(err);
   // Sessions of the user follow its new permissions: re-derive their fast-path flag.
-  if (AclUser* u = acl_find_user(cx.arg(2))) cx.server().acl_user_changed(u);
+  cx.server().acl_sessions_update(cx.session(), {});
   cx.reply().ok();
 }
 
@@ -77,10 +69,11 @@ void cmd_acl_deluser(CommandContext& cx) {
   for (size_t i = 2; i < cx.argc(); i++) {
     const std::string name(cx.arg(i));
     if (!acl_find_user(name)) continue;
-    kill_user_clients(cx, name);
     acl_deluser(name);
     n++;
   }
+  // The deleted users' connections are closed (the caller's own after this reply).
+  if (n > 0) cx.server().acl_sessions_update(cx.session(), {});
   cx.reply().integer(n);
 }
 
@@ -212,15 +205,17 @@ void cmd_acl_save(CommandContext& cx) {
 
 void cmd_acl_load(CommandContext& cx) {
   if (acl_options().aclfile.empty()) return cx.reply().error(kErrNoAclFile);
-  std::vector<std::string> before;
-  for (const auto& u : acl_users()) before.push_back(u->name);
+  std::vector<std::pair<AclUser*, std::string>> before;
+  for (const auto& u : acl_users()) before.emplace_back(u.get(), u->describe());
   const std::string err = acl_load_file(acl_options().aclfile);
   if (!err.empty()) return cx.reply().error("ERR " + err);
-  // Users that are gone lose their connections; the others follow their new rules.
-  for (const std::string& name : before) {
-    if (!acl_find_user(name)) kill_user_clients(cx, name);
+  // Redis 7.2+: only the connections of users deleted or changed by the file are closed (7.0
+  // closed those of every user). A surviving user keeps its object, so compare in place.
+  std::vector<AclUser*> changed;
+  for (const auto& [u, desc] : before) {
+    if (acl_find_user(u->name) == u && u->describe() != desc) changed.push_back(u);
   }
-  for (const auto& u : acl_users()) cx.server().acl_user_changed(u.get());
+  cx.server().acl_sessions_update(cx.session(), changed);
   cx.reply().ok();
 }
 

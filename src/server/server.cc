@@ -752,9 +752,23 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
   return static_cast<int64_t>(victims.size());
 }
 
-void Server::acl_user_changed(AclUser* u) {
+void Server::acl_sessions_update(const Session& self, std::span<AclUser* const> changed) {
+  std::vector<Client*> victims;
   for (auto& [cid, c] : clients_) {
-    if (c->session.user == u || (c->session.user == nullptr && u == acl_default_user())) acl_attach(c->session, u);
+    if (c->closing) continue;
+    AclUser* u = c->session.user ? c->session.user : acl_default_user();
+    if (std::find(changed.begin(), changed.end(), u) != changed.end() || !acl_session_keeps(c->session, u)) {
+      victims.push_back(c);
+      continue;
+    }
+    acl_attach(c->session, u);
+  }
+  for (Client* c : victims) {
+    if (&c->session == &self) {
+      c->close_after_reply();
+    } else {
+      c->close();
+    }
   }
 }
 

@@ -246,6 +246,37 @@ test "A user made restricted later is checked at once" {
     $c close
 }
 
+test "Changing a user's channels closes its subscribers that lost a channel" {
+    r acl setuser ps on nopass ~* &a* +@all
+    set sub [acl_client ps x]
+    $sub subscribe a1
+    set other [acl_client ps x]
+    # off, resetpass and command changes keep the connections (as Redis).
+    r acl setuser ps off
+    r acl setuser ps -get
+    assert_match {*user=ps*user=ps*} [r client list]
+    r acl setuser ps on +get resetchannels &b*
+    # The subscriber is gone; the connection that subscribes to nothing stays.
+    wait_for_condition 50 20 {[llength [lsearch -all [split [r client list] \n] *user=ps*]] == 1} {
+        fail "the subscriber was not closed"
+    }
+    assert_equal {} [$other get a]
+    catch {$sub close}
+    $other close
+}
+
+test "acl-pubsub-default allchannels for new users and selectors" {
+    r config set acl-pubsub-default allchannels
+    r acl setuser np
+    r acl setuser np2 reset
+    r acl setuser np3 (+get)
+    assert_equal {user np off &* -@all} [lsearch -inline [r acl list] {user np *}]
+    assert_equal {user np2 off sanitize-payload &* -@all} [lsearch -inline [r acl list] {user np2 *}]
+    assert_equal {user np3 off &* -@all (&* -@all +get)} [lsearch -inline [r acl list] {user np3 *}]
+    r config set acl-pubsub-default resetchannels
+    r acl deluser np np2 np3
+}
+
 test "requirepass is the default user's password" {
     r config set requirepass secret
     assert_match {user default on #2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b ~* &* +@all} [lindex [r acl list] 0]
@@ -288,6 +319,23 @@ start_server [list tags {acl} overrides [list aclfile $aclfile]] {
         assert_equal {default bob carol} [r acl users]
     }
 
+    test "aclfile: ACL LOAD closes the connections of changed and deleted users only" {
+        set b [acl_client bob pb]
+        set c [acl_client carol pc]
+        set fd [open $aclfile w]
+        puts $fd "user default on nopass ~* &* +@all"
+        puts $fd "user bob on >pb ~b* +@read"
+        puts $fd "user zoe on >pz"
+        close $fd
+        assert_equal OK [r acl load]
+        assert_equal {default bob zoe} [r acl users]
+        # Redis 7.2+: bob is unchanged and keeps his connection (7.0 closed every user's).
+        assert_equal {} [$b get b1]
+        assert_error {*} {$c ping}
+        $b close
+        catch {$c close}
+    }
+
     test "aclfile: a bad line is refused with its number, the old users stay" {
         set fd [open $aclfile w]
         puts $fd "user default on nopass ~* &* +@all"
@@ -295,12 +343,12 @@ start_server [list tags {acl} overrides [list aclfile $aclfile]] {
         puts $fd "user erin on +nosuchcommand"
         close $fd
         assert_error "ERR $aclfile:3: Error in ACL SETUSER modifier '+nosuchcommand': Unknown command or category name in ACL. " {r acl load}
-        assert_equal {default bob carol} [r acl users]
+        assert_equal {default bob zoe} [r acl users]
         set fd [open $aclfile w]
         puts $fd "user default on nopass ~* &* +@all"
         puts $fd "notuser x"
         close $fd
         assert_error "ERR $aclfile:2: should start with user keyword. " {r acl load}
-        assert_equal {default bob carol} [r acl users]
+        assert_equal {default bob zoe} [r acl users]
     }
 }
