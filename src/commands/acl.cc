@@ -717,6 +717,22 @@ bool acl_admit(Session& s, const CommandSpec& c, std::span<const std::string_vie
   return false;
 }
 
+bool acl_exec_recheck(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+                      ServerApi& api, std::string* reason) {
+  if (!s.user) return true;
+  std::string object;
+  const AclDeny why = acl_check(*s.user, c, args, &object);
+  if (why == AclDeny::kOk) return true;
+  acl_log(s, why, "multi", object, s.user->name, api);
+  switch (why) {
+    case AclDeny::kCommand: *reason = "no permission to execute the command or subcommand"; break;
+    case AclDeny::kKey: *reason = "no permission to touch the specified keys"; break;
+    case AclDeny::kChannel: *reason = "no permission to access one of the channels used as arguments"; break;
+    default: *reason = "no permission"; break;
+  }
+  return false;
+}
+
 // ---- Description -----------------------------------------------------------------------------
 
 std::string AclSelector::describe_keys() const {

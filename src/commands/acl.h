@@ -115,6 +115,11 @@ void acl_log(Session& s, AclDeny why, const char* context, const std::string& ob
 bool acl_admit(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
                ServerApi& api, const char* context, std::string* err);
 
+// EXEC's check of a queued command: true when allowed; else logs it (context multi) and sets
+// *reason to Redis's EXEC reason text.
+bool acl_exec_recheck(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+                      ServerApi& api, std::string* reason);
+
 // Options (config): acllog-max-len, acl-pubsub-default (true: allchannels), aclfile.
 struct AclOptions {
   int64_t log_max_len = 128;

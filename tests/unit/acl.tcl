@@ -165,6 +165,21 @@ test "MULTI: a denied command is refused when queued and EXEC aborts" {
     $c close
 }
 
+test "MULTI: EXEC checks again when the rules changed after queueing" {
+    r acl setuser mx on nopass ~* &* +@all
+    set c [acl_client mx x]
+    $c multi
+    $c set a 1
+    $c get a
+    r acl setuser mx -set
+    r acl log reset
+    set res [$c exec]
+    assert_equal {NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. This command is no longer allowed for the following reason: no permission to execute the command or subcommand} [lindex $res 0]
+    assert_equal 2 [llength $res]
+    assert_equal multi [dict get [lindex [r acl log 1] 0] context]
+    $c close
+}
+
 test "Scripts: every redis.call is checked (context lua)" {
     r acl setuser l1 on >pw ~k* +eval +get +set
     set c [acl_client l1 pw]
