@@ -194,6 +194,19 @@ test "Scripts: every redis.call is checked (context lua)" {
     $c close
 }
 
+test "FCALL: the function's commands are checked (context lua)" {
+    r function load replace {#!lua name=acllib
+redis.register_function('setit', function(keys, args) return redis.call('set', keys[1], '1') end)}
+    r acl setuser f1 on >pw ~k* +fcall +set
+    set c [acl_client f1 pw]
+    assert_equal OK [$c fcall setit 1 k1]
+    # The key check of FCALL itself passes for k*; the SET inside is checked too.
+    r acl setuser f1 allkeys -set
+    assert_error {*ACL failure in script: User f1 has no permissions to run the 'set' command*} {$c fcall setit 1 zz}
+    $c close
+    r function flush
+}
+
 test "ACL LOG entries, grouping and RESET" {
     r acl log reset
     set c [acl_client c1 pw]
