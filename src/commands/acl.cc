@@ -42,6 +42,7 @@ struct AclState {
   std::vector<AclLogEntry> log;
   uint64_t next_entry_id = 0;
   AclOptions options;
+  AclDeniedCounts denied;
 };
 
 AclState& state() {
@@ -581,7 +582,7 @@ bool acl_deluser(std::string_view name) {
   return false;
 }
 
-AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass) {
+AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass, const char* cmd) {
   AclUser* u = acl_find_user(user);
   bool ok = u != nullptr && u->enabled;
   if (ok && !u->nopass) {
@@ -589,7 +590,7 @@ AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pa
     ok = std::find(u->passwords.begin(), u->passwords.end(), h) != u->passwords.end();
   }
   if (!ok) {
-    acl_log(s, AclDeny::kAuth, (s.flags & Session::kMulti) ? "multi" : "toplevel", "AUTH",
+    acl_log(s, AclDeny::kAuth, (s.flags & Session::kMulti) ? "multi" : "toplevel", cmd,
             std::string(user), server_api());
     return nullptr;
   }
@@ -669,6 +670,12 @@ std::string acl_deny_text(const AclUser& u, const CommandSpec& c, AclDeny why, c
 void acl_log(Session& s, AclDeny why, const char* context, const std::string& object,
              const std::string& username, ServerApi& api) {
   AclState& st = state();
+  switch (why) {
+    case AclDeny::kAuth: st.denied.auth++; break;
+    case AclDeny::kCommand: st.denied.cmd++; break;
+    case AclDeny::kKey: st.denied.key++; break;
+    default: st.denied.channel++; break;
+  }
   if (st.options.log_max_len <= 0) return;
   const char* reason = why == AclDeny::kCommand ? "command"
                        : why == AclDeny::kKey   ? "key"
@@ -705,6 +712,8 @@ void acl_log(Session& s, AclDeny why, const char* context, const std::string& ob
 }
 
 std::vector<AclLogEntry>& acl_log_entries() { return state().log; }
+
+const AclDeniedCounts& acl_denied_counts() { return state().denied; }
 
 bool acl_admit(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
                ServerApi& api, const char* context, std::string* err) {
@@ -829,6 +838,7 @@ std::string build_users(const std::vector<std::string>& lines, const char* what,
   for (const char* r : {"on", "nopass", "~*", "&*", "+@all"}) apply_user_rule(*def, r, &e);
   derive(*def);
   st.users.push_back(std::move(def));
+  acl_set_requirepass(command_options().requirepass);  // unless the lines redefine default
   std::string error;
   std::vector<std::string> seen;
   for (size_t n = 0; n < lines.size() && error.empty(); n++) {

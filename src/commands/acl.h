@@ -87,7 +87,8 @@ void acl_set_requirepass(const std::string& pass);
 
 // AUTH / HELLO AUTH: the user when the password is right and the user is on, else null (and
 // the failure is logged in ACL LOG with reason auth).
-AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass);
+// `cmd` ("auth" / "hello") is the log entry's object, as in Redis.
+AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass, const char* cmd);
 // A new connection (or RESET): the default user, authenticated when it is on and nopass.
 void acl_session_init(Session& s);
 // Whether a session of `u` may stay connected: the user still exists and allows every
@@ -144,6 +145,11 @@ struct AclLogEntry {
   uint64_t entry_id = 0;
 };
 std::vector<AclLogEntry>& acl_log_entries();  // newest first
+// INFO stats' acl_access_denied_{auth,cmd,key,channel} (Redis 7.2+), counted by acl_log.
+struct AclDeniedCounts {
+  uint64_t auth = 0, cmd = 0, key = 0, channel = 0;
+};
+const AclDeniedCounts& acl_denied_counts();
 
 // COMMAND INFO's categories (cmd_server.cc), the one source of the ACL categories.
 std::vector<const char*> acl_categories(const CommandSpec& c);

@@ -111,12 +111,10 @@ void cmd_acl_cat(CommandContext& cx) {
       if (equals_nocase(cx.arg(2), cat + 1)) out.push_back(c.full_name);
     }
   };
+  // A container is listed when it has the category itself (@slow), then its subcommands.
   for (const CommandSpec* c : all_commands()) {
-    if (c->subcommands.empty()) {
-      consider(*c);
-    } else {
-      for (const CommandSpec& sub : c->subcommands) consider(sub);
-    }
+    consider(*c);
+    for (const CommandSpec& sub : c->subcommands) consider(sub);
   }
   w.array(out.size());
   for (const char* n : out) w.bulk(n);

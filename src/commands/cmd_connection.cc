@@ -71,8 +71,8 @@ void redact(CommandContext& cx, size_t i) {
 }
 
 // AUTH / HELLO AUTH: the user's password check (commands/acl.h); a failure is logged in ACL LOG.
-bool authenticate(Session& s, std::string_view user, std::string_view pass) {
-  AclUser* u = acl_authenticate(s, user, pass);
+bool authenticate(Session& s, std::string_view user, std::string_view pass, const char* cmd) {
+  AclUser* u = acl_authenticate(s, user, pass, cmd);
   if (!u) return false;
   acl_attach(s, u);
   s.authenticated = true;
@@ -91,7 +91,7 @@ void cmd_auth(CommandContext& cx) {
         "ERR AUTH <password> called without any password configured for the default user. Are "
         "you sure your configuration is correct?");
   }
-  if (!authenticate(cx.session(), user, pass)) return cx.reply().error(kErrWrongPass);
+  if (!authenticate(cx.session(), user, pass, "auth")) return cx.reply().error(kErrWrongPass);
   cx.reply().ok();
 }
 
@@ -141,7 +141,7 @@ void cmd_hello(CommandContext& cx) {
     }
   }
   if (has_auth) {
-    if (!authenticate(s, user, pass)) return cx.reply().error(kErrWrongPass);
+    if (!authenticate(s, user, pass, "hello")) return cx.reply().error(kErrWrongPass);
   }
   if (!s.authenticated) {
     return cx.reply().error(

@@ -79,7 +79,9 @@ test "AUTH with users, WRONGPASS, disabled users, HELLO AUTH" {
     set reply [$c hello 2 auth u1 p1]
     assert_equal 2 [dict get $reply proto]
     assert_match "id=$c_id *user=u1*" [r client list id $c_id]
+    r acl log reset
     assert_error {WRONGPASS*} {$c hello 2 auth u1 nope}
+    assert_equal hello [dict get [lindex [r acl log 1] 0] object]
     $c close
 }
 
@@ -217,7 +219,7 @@ test "ACL LOG entries, grouping and RESET" {
     assert_equal 2 [llength $log]
     set auth [lindex $log 0]
     assert_equal auth [dict get $auth reason]
-    assert_equal AUTH [dict get $auth object]
+    assert_equal auth [dict get $auth object]
     assert_equal toplevel [dict get $auth context]
     set cmd [lindex $log 1]
     assert_equal 2 [dict get $cmd count]
@@ -232,6 +234,12 @@ test "ACL LOG entries, grouping and RESET" {
     assert_error {ERR value is not an integer or out of range} {r acl log abc}
     assert_equal OK [r acl log reset]
     assert_equal {} [r acl log]
+    # INFO stats counts denials (Redis 7.2+ fields), also those ACL LOG RESET forgot.
+    set info [r info stats]
+    regexp {acl_access_denied_auth:(\d+)} $info -> denied_auth
+    assert {$denied_auth >= 1}
+    regexp {acl_access_denied_cmd:(\d+)} $info -> denied_cmd
+    assert {$denied_cmd >= 2}
     r config set acllog-max-len 1
     catch {$c set a b}
     catch {$c set b c}
@@ -244,6 +252,10 @@ test "ACL CAT, GENPASS, HELP" {
     assert_equal {keyspace read write set sortedset list hash string bitmap hyperloglog geo stream pubsub admin fast slow blocking dangerous connection transaction scripting} [r acl cat]
     assert {[lsearch [r acl cat read] get] >= 0}
     assert {[lsearch [r acl cat read] set] < 0}
+    # A container with the category is listed, with its subcommands.
+    assert {[lsearch [r acl cat slow] config] >= 0}
+    assert {[lsearch [r acl cat slow] config|get] >= 0}
+    assert {[lsearch [r acl cat read] config] < 0}
     assert_error {ERR Unknown category 'foo'} {r acl cat foo}
     assert_equal 64 [string length [r acl genpass]]
     assert_equal 2 [string length [r acl genpass 5]]
@@ -303,6 +315,19 @@ test "acl-pubsub-default allchannels for new users and selectors" {
     assert_equal {user np3 off &* -@all (&* -@all +get)} [lsearch -inline [r acl list] {user np3 *}]
     r config set acl-pubsub-default resetchannels
     r acl deluser np np2 np3
+}
+
+test "A restricted default user takes the checked path for new and existing clients" {
+    set c [redis_client]
+    r acl setuser default -debug
+    assert_error {NOPERM User default has no permissions to run the 'debug' command} {$c debug sleep 0}
+    set c2 [redis_client]
+    assert_error {NOPERM User default has no permissions to run the 'debug' command} {$c2 debug sleep 0}
+    r acl setuser default +@all
+    assert_equal OK [$c debug sleep 0]
+    assert_equal {user default on nopass ~* &* +@all} [lindex [r acl list] 0]
+    $c close
+    $c2 close
 }
 
 test "requirepass is the default user's password" {
