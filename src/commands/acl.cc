@@ -545,19 +545,25 @@ bool acl_merge_selectors(std::span<const std::string_view> in, std::vector<std::
   return true;
 }
 
-bool acl_setuser(std::string_view name, std::span<const std::string_view> rules, std::string* err) {
+bool acl_setuser(std::string_view name, std::span<const std::string_view> rules, std::string* err,
+                 std::string* bad_op, std::string* bad_reason) {
   if (name.find(' ') != std::string_view::npos || name.find('\0') != std::string_view::npos) {
     *err = "ERR Usernames can't contain spaces or null characters";
     return false;
   }
   std::vector<std::string> merged;
-  if (!acl_merge_selectors(rules, &merged, err)) return false;
+  if (!acl_merge_selectors(rules, &merged, err)) {
+    if (bad_reason) *bad_reason = err->substr(4);  // without "ERR "
+    return false;
+  }
   AclUser* existing = acl_find_user(name);
   AclUser u = existing ? *existing : make_user(name);
   for (const std::string& r : merged) {
     const char* reason = nullptr;
     if (!apply_user_rule(u, r, &reason)) {
       *err = "ERR Error in ACL SETUSER modifier '" + r + "': " + reason;
+      if (bad_op) *bad_op = r;
+      if (bad_reason) *bad_reason = reason;
       return false;
     }
   }
@@ -827,7 +833,7 @@ bool split_line(const std::string& line, std::vector<std::string>* out) {
 
 // Builds the users of `lines` (each "user <name> <rules...>") into a fresh user list. On error
 // returns the text and leaves the current users as they are.
-std::string build_users(const std::vector<std::string>& lines, const char* what, bool numbered,
+std::string build_users(const std::vector<std::string>& lines, const std::string& file,
                         std::vector<std::unique_ptr<AclUser>>* out) {
   AclState& st = state();
   std::vector<std::unique_ptr<AclUser>> saved;
@@ -839,25 +845,28 @@ std::string build_users(const std::vector<std::string>& lines, const char* what,
   derive(*def);
   st.users.push_back(std::move(def));
   acl_set_requirepass(command_options().requirepass);  // unless the lines redefine default
+  // Redis's texts: an ACL file names the file and line; a `user` line of the configuration
+  // names the rule and the user.
+  const bool from_file = !file.empty();
   std::string error;
   std::vector<std::string> seen;
   for (size_t n = 0; n < lines.size() && error.empty(); n++) {
     std::string line = lines[n];
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-    const std::string where = numbered ? std::string(what) + ":" + std::to_string(n + 1) + ": " : std::string(what) + ": ";
+    const std::string where = file + ":" + std::to_string(n + 1);
     if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
     std::vector<std::string> words;
     if (!split_line(line, &words)) {
-      error = where + "unbalanced quotes in acl line. ";
+      error = where + ": Syntax error. ";
       break;
     }
     if (words.size() < 2 || words[0] != "user") {
-      error = where + "should start with user keyword. ";
+      error = where + " should start with user keyword followed by the username. ";
       break;
     }
     const std::string& name = words[1];
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-      error = where + "Duplicate user '" + name + "' found. ";
+      error = "WARNING: Duplicate user '" + name + "' found on line " + std::to_string(n + 1) + ". ";
       break;
     }
     seen.push_back(name);
@@ -866,11 +875,19 @@ std::string build_users(const std::vector<std::string>& lines, const char* what,
     // rules.
     if (AclUser* existing = acl_find_user(name)) *existing = make_user(name);
     for (size_t i = 2; i < words.size(); i++) rules.push_back(words[i]);
-    std::string err;
-    if (!acl_setuser(name, rules, &err)) {
-      if (err.rfind("ERR ", 0) == 0) err.erase(0, 4);
-      error = where + err + ". ";
+    std::string err, op, reason;
+    if (!acl_setuser(name, rules, &err, &op, &reason)) {
+      if (!from_file) {
+        error = op.empty() ? reason : "Error loading ACL rule '" + op + "' for the user named '" + name + "': " + reason;
+      } else if (op.empty()) {
+        error = where + ": " + reason + " ";
+      } else {
+        error = where + ": Error in applying operation '" + op + "': " + reason + ". ";
+      }
     }
+  }
+  if (from_file && !error.empty()) {
+    error += "WARNING: ACL errors detected, no change to the previously active ACL rules was performed";
   }
   out->swap(st.users);
   st.users.swap(saved);
@@ -884,7 +901,7 @@ std::string acl_load_config_users() {
   std::vector<std::string> lines;
   for (const std::string& u : st.options.config_users) lines.push_back("user " + u);
   std::vector<std::unique_ptr<AclUser>> fresh;
-  std::string err = build_users(lines, "Error in user declaration", false, &fresh);
+  std::string err = build_users(lines, "", &fresh);
   if (!err.empty()) return err;
   st.users.swap(fresh);
   for (auto& u : fresh) st.retired.push_back(std::move(u));
@@ -898,7 +915,7 @@ std::string acl_load_file(const std::string& path) {
   std::string line;
   while (std::getline(in, line)) lines.push_back(line);
   std::vector<std::unique_ptr<AclUser>> fresh;
-  std::string err = build_users(lines, path.c_str(), true, &fresh);
+  std::string err = build_users(lines, path, &fresh);
   if (!err.empty()) {
     for (auto& u : fresh) state().retired.push_back(std::move(u));
     return err;

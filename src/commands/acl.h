@@ -75,7 +75,9 @@ std::string acl_hash_password(std::string_view s);
 // Applies `rules` (ACL SETUSER's arguments, selectors already joined) to a copy of the user
 // named `name` (a new user when there is none); nothing is changed unless every rule applies.
 // On failure *err is the full error text ("ERR Error in ACL SETUSER modifier ...").
-bool acl_setuser(std::string_view name, std::span<const std::string_view> rules, std::string* err);
+// *bad_op / *reason (optional): the failing rule and the reason alone (ACL files, `user` lines).
+bool acl_setuser(std::string_view name, std::span<const std::string_view> rules, std::string* err,
+                 std::string* bad_op = nullptr, std::string* reason = nullptr);
 // Joins selector arguments "(~a" "+get)" into one; false (and *err) on an unmatched '('.
 bool acl_merge_selectors(std::span<const std::string_view> in, std::vector<std::string>* out,
                          std::string* err);
