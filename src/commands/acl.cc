@@ -110,8 +110,21 @@ constexpr const char* kErrHash =
 constexpr const char* kErrNoSuchPass = "The password you are trying to remove from the user does not exist";
 constexpr const char* kErrUnknownCmd = "Unknown command or category name in ACL";
 
+// Redis refuses key and channel patterns holding whitespace or NUL (ACL LIST could not
+// be read back).
+bool has_spaces(std::string_view v) {
+  for (char ch : v) {
+    if (ch == '\0' || isspace(static_cast<unsigned char>(ch))) return true;
+  }
+  return false;
+}
+
 // One selector rule (keys, channels, commands); false with *err's reason otherwise.
 bool apply_selector_rule(AclSelector& s, std::string_view op, const char** err) {
+  if (!op.empty() && (op[0] == '~' || op[0] == '%' || op[0] == '&') && has_spaces(op)) {
+    *err = "Syntax error";
+    return false;
+  }
   if (equals_nocase(op, "allkeys") || op == "~*") {
     s.allkeys = true;
     s.keys.clear();

@@ -57,6 +57,8 @@ test "ACL SETUSER errors leave the user unchanged" {
     assert_error {ERR Error in ACL SETUSER modifier '+foo': Unknown command or category name in ACL} {r acl setuser e1 +foo}
     assert_error {ERR Error in ACL SETUSER modifier '+config|nope': Unknown command or category name in ACL} {r acl setuser e1 +config|nope}
     assert_error {ERR Error in ACL SETUSER modifier 'bogus': Syntax error} {r acl setuser e1 bogus}
+    assert_error {ERR Error in ACL SETUSER modifier '~a b': Syntax error} {r acl setuser e1 {~a b}}
+    assert_error {ERR Error in ACL SETUSER modifier '&a b': Syntax error} {r acl setuser e1 {&a b}}
     assert_error {ERR Unmatched parenthesis in acl selector starting at '(+get'.} {r acl setuser e1 (+get}
     assert_error {ERR Error in ACL SETUSER modifier '(bogus)': Syntax error} {r acl setuser e1 (bogus)}
     assert_error {ERR Usernames can't contain spaces or null characters} {r acl setuser {a b} on}
