@@ -457,3 +457,16 @@ if {![external_server]} {
         file delete $f
     }
 }
+
+start_server {tags {acl} overrides {user {alice on >pa ~a* +get}}} {
+    test "CONFIG REWRITE writes every user as a user line (no aclfile)" {
+        r acl setuser bob on >pb ~b* +set
+        r acl setuser alice +del
+        r config rewrite
+        set fd [open [file join [lindex [r config get dir] 1] keel.conf]]
+        set text [read $fd]
+        close $fd
+        set users [lsearch -all -inline [split $text \n] {user *}]
+        assert_equal [r acl list] $users
+    }
+}
