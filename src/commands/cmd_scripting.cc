@@ -129,6 +129,15 @@ class Host final : public ScriptHost {
     keel::call(s, args, nullptr, writer_, server_api(), *c);
   }
 
+  int acl_check(std::span<const std::string_view> args) override {
+    const CommandSpec* c = resolve_command(args);
+    if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) return -1;
+    const AclUser* u = (g_run.caller && g_run.caller->user) ? g_run.caller->user : acl_default_user();
+    if (!u) return 1;
+    std::string object;
+    return keel::acl_check(*u, *c, args, &object) == AclDeny::kOk ? 1 : 0;
+  }
+
   const char* poll() override {
     if (g_run.killed || g_run.shutdown) return kill_text();
     const int64_t now = monotonic_us();

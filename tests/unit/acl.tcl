@@ -198,6 +198,19 @@ test "Scripts: every redis.call is checked (context lua)" {
     $c close
 }
 
+test "redis.acl_check_cmd answers for the script's user" {
+    assert_equal 1 [r eval {return redis.acl_check_cmd('get','a')} 0]
+    assert_error {ERR Invalid command passed to redis.acl_check_cmd()*} {r eval {return redis.acl_check_cmd('nosuch')} 0}
+    assert_error {ERR Please specify at least one argument for this redis lib call*} {r eval {return redis.acl_check_cmd()} 0}
+    assert_error {ERR Lua redis lib command arguments must be strings or integers*} {r eval {return redis.acl_check_cmd({})} 0}
+    set c [acl_client l1 pw]
+    # false comes back as a null reply.
+    assert_equal {} [$c eval {return redis.acl_check_cmd('set','zz','1')} 0]
+    assert_equal 1 [$c eval {return redis.acl_check_cmd('get','k1')} 0]
+    assert_equal {} [$c eval {return redis.acl_check_cmd('del','k1')} 0]
+    $c close
+}
+
 test "FCALL: the function's commands are checked (context lua)" {
     r function load replace {#!lua name=acllib
 redis.register_function('setit', function(keys, args) return redis.call('set', keys[1], '1') end)}
