@@ -434,6 +434,7 @@ start_server [list tags {acl} overrides [list aclfile $aclfile]] {
         assert_equal {default bob zoe} [r acl users]
     }
 }
+file delete $aclfile
 
 # Start-up refuses a bad `user` line, a bad aclfile line, and both sources at once (the texts
 # of redis-server 7.0). The binary is run directly: it exits before listening.
