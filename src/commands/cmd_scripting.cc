@@ -19,6 +19,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/command.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -101,6 +102,18 @@ class Host final : public ScriptHost {
     if ((c->flags & kNoScript) && !debug_options().disable_deny_scripts) {  // DEBUG SET-DISABLE-DENY-SCRIPTS
       return out.append("-ERR This Redis command is not allowed from script\r\n");
     }
+    // ACL: every command a script runs is checked for the caller's user (context lua); the
+    // text is Redis 7.2's ("ACL failure in script: " + the reason).
+    if (KEEL_UNLIKELY(g_run.caller != nullptr && (g_run.caller->flags & Session::kAclRestricted))) {
+      std::string acl_err;
+      if (!acl_admit(*g_run.caller, *c, args, server_api(), "lua", &acl_err)) {
+        if (acl_err.rfind("NOPERM ", 0) == 0) acl_err.erase(0, 7);
+        out.append("-ERR ACL failure in script: ");
+        out.append(acl_err.data(), acl_err.size());
+        return out.append("\r\n");
+      }
+    }
+    // (Redis's order: the ACL check comes before the write checks.)
     // Redis counts may-replicate commands (PUBLISH, SPUBLISH) as writes for read-only scripts.
     if ((c->flags & (kWrite | kMayReplicate)) && g_run.read_only) {
       return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
@@ -121,6 +134,15 @@ class Host final : public ScriptHost {
     s.resp = resp;
     writer_.reset(&out, resp);
     keel::call(s, args, nullptr, writer_, server_api(), *c);
+  }
+
+  int acl_check(std::span<const std::string_view> args) override {
+    const CommandSpec* c = resolve_command(args);
+    if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) return -1;
+    const AclUser* u = (g_run.caller && g_run.caller->user) ? g_run.caller->user : acl_default_user();
+    if (!u) return 1;
+    std::string object;
+    return keel::acl_check(*u, *c, args, &object) == AclDeny::kOk ? 1 : 0;
   }
 
   const char* poll() override {

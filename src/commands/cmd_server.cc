@@ -24,6 +24,7 @@
 #include "ds/listpack.h"
 #include "ds/quicklist.h"
 #include "commands/command.h"
+#include "commands/acl.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
@@ -683,7 +684,10 @@ std::vector<const char*> flag_names(const CommandSpec& c) {
   return out;
 }
 
+}  // namespace
+
 // ACL categories in Redis's listing order; the implicit ones come from the command flags.
+// Also the source of the ACL rules' categories (commands/acl.h).
 std::vector<const char*> acl_categories(const CommandSpec& c) {
   const uint32_t f = c.flags, a = c.acl;
   std::vector<const char*> out;
@@ -713,6 +717,8 @@ std::vector<const char*> acl_categories(const CommandSpec& c) {
   add(a & kAclScripting, "@scripting");
   return out;
 }
+
+namespace {
 
 bool has_acl_category(const CommandSpec& c, std::string_view cat) {
   for (const char* n : acl_categories(c)) {

@@ -116,6 +116,7 @@ void init_command_table() {
            standalone_commands(),
            memory_commands(),
            latency_commands(),
+           acl_commands(),
        }) {
     add_stats(family, nullptr);
     for (CommandSpec& c : family) g_table.commands.push_back(&c);

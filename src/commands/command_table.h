@@ -31,6 +31,7 @@ std::span<CommandSpec> persistence_commands();
 std::span<CommandSpec> standalone_commands();  // ROLE CLUSTER MODULE
 std::span<CommandSpec> memory_commands();      // MEMORY
 std::span<CommandSpec> latency_commands();     // LATENCY
+std::span<CommandSpec> acl_commands();         // ACL (cmd_acl.cc)
 // Lets persistence/ list and load FUNCTION libraries (cmd_persistence.cc); call at start-up.
 void install_persistence_hooks();
 

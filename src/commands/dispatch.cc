@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -298,6 +299,13 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
     }
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject_command(s, w, c, muted, mark, kErrNoAuth);
+  // ACL (commands/acl.h): only a session of a restricted user carries kAclRestricted.
+  if (KEEL_UNLIKELY(s.flags & Session::kAclRestricted)) {
+    std::string acl_err;
+    if (!acl_admit(s, *c, args, api, (s.flags & Session::kMulti) ? "multi" : "toplevel", &acl_err)) {
+      return reject_command(s, w, c, muted, mark, acl_err);
+    }
+  }
   // The rare server states (base/admission.h), in Redis's order around the pub/sub context
   // check; none of them set is one load and branch.
   if (KEEL_UNLIKELY(admission_gated())) {
@@ -347,11 +355,12 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
 }
 
 // Session states that take the full admission (reply modes, subscriptions, MULTI, CLIENT
-// CACHING), and command flags that do (protected commands, containers whose subcommand was
+// CACHING, a user with restricted permissions), and command flags that do (protected commands, containers whose subcommand was
 // not found).
 constexpr uint32_t kAdmissionSessionFlags = Session::kReplyOff | Session::kReplySkipNext |
                                             Session::kReplySkip | Session::kPubSub |
-                                            Session::kMulti | Session::kTrackingCaching;
+                                            Session::kMulti | Session::kTrackingCaching |
+                                            Session::kAclRestricted;
 constexpr uint32_t kAdmissionCommandFlags = kProtected | kContainer;
 }  // namespace
 

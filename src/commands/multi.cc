@@ -8,6 +8,7 @@
 // - FLUSHDB/FLUSHALL/SWAPDB dirty only watchers of keys that exist in the emptied db or, for
 //   SWAPDB, in the db swapped in (with the same expired-key rules as Redis's
 //   touchAllWatchedKeysInDb).
+#include "commands/acl.h"
 #include "commands/multi.h"
 
 #include <cstring>
@@ -295,9 +296,20 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
       const auto& [off, len] = offs[q.first_arg + i];
       v[i] = std::string_view(arena.data() + off, len);
     }
+    const std::span<const std::string_view> args(v, q.argc);
+    // ACL rules may have changed since the command was queued: Redis checks again here.
+    if (KEEL_UNLIKELY(s.flags & Session::kAclRestricted)) {
+      std::string why;
+      if (!acl_exec_recheck(s, *q.spec, args, api, &why)) {
+        inner.error(
+            "NOPERM ACLs rules changed between the moment the transaction was accumulated and the "
+            "EXEC call. This command is no longer allowed for the following reason: " + why);
+        continue;
+      }
+    }
     // Admission ran when the command was queued; EXEC's own call() holds the unit (one clock,
     // one propagated transaction, blocking commands do not block).
-    call(s, std::span<const std::string_view>(v, q.argc), nullptr, inner, api, *q.spec);
+    call(s, args, nullptr, inner, api, *q.spec);
   }
   w.set_resp(inner.resp());
   s.last_cmd_name = "exec";

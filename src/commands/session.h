@@ -8,6 +8,7 @@
 namespace keel {
 
 class Db;
+struct AclUser;
 struct MultiState;
 struct TrackingState;
 
@@ -21,6 +22,8 @@ struct Session {
   static constexpr uint32_t kPubSub = 1u << 6;           // has subscriptions (RESP2 restricts)
   static constexpr uint32_t kNoTouch = 1u << 7;          // CLIENT NO-TOUCH ON
   static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
+  // The session's user has restricted permissions (commands/acl.h): full admission.
+  static constexpr uint32_t kAclRestricted = 1u << 9;
   // Transactions (commands/multi.h). kMultiError: a command was rejected while queueing, EXEC
   // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array.
   static constexpr uint32_t kMultiError = 1u << 16;
@@ -47,6 +50,7 @@ struct Session {
   Db* db = nullptr;
   int resp = 2;
   bool authenticated = true;
+  AclUser* user = nullptr;  // the authenticated user (commands/acl.h); null: the default user
   uint32_t flags = 0;
   std::string name;      // CLIENT SETNAME
   std::string lib_name;  // CLIENT SETINFO LIB-NAME

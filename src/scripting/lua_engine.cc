@@ -562,6 +562,71 @@ struct LuaEngine::Protected {
   static int call(lua_State* L) { return generic_call(L, true); }
   static int pcall(lua_State* L) { return generic_call(L, false); }
 
+  // redis.acl_check_cmd(command, args...): whether the script's user may run it (Redis 7.0).
+  static int acl_check_cmd(lua_State* L) {
+    LuaEngine* e = engine_of(L);
+    const char* misuse = nullptr;
+    if (!e->host_) {
+      misuse = "ERR redis.acl_check_cmd is only available while a script runs";
+    } else if (lua_gettop(L) == 0) {
+      misuse = "ERR Please specify at least one argument for this redis lib call";
+    } else {
+      misuse = collect_args(L, e);
+    }
+    int verdict = 0;
+    if (!misuse) {
+      verdict = e->host_->acl_check(e->call_args_);
+      if (verdict < 0) misuse = "ERR Invalid command passed to redis.acl_check_cmd()";
+    }
+    if (misuse) {
+      push_error_table(L, misuse, strlen(misuse));
+      return lua_error(L);
+    }
+    lua_pushboolean(L, verdict);
+    return 1;
+  }
+
+  // The arguments of a redis lib call into e->call_args_ (views into Lua strings on the stack,
+  // alive until the C function returns, and into e->call_numbers_); null or the misuse text.
+  static const char* collect_args(lua_State* L, LuaEngine* e) {
+    const int argc = lua_gettop(L);
+    const char* misuse = nullptr;
+    e->call_args_.clear();
+    e->call_numbers_.clear();
+    for (int i = 1; i <= argc && !misuse; i++) {
+      const int t = lua_type(L, i);
+      if (t == LUA_TSTRING) {
+        size_t len;
+        const char* s = lua_tolstring(L, i, &len);
+        e->call_args_.emplace_back(s, len);
+      } else if (t == LUA_TNUMBER) {
+        // Integral numbers as integers, others as "%.17g" (Redis's rule). The text goes into
+        // call_numbers_; the view is filled in once that string stops growing.
+        char buf[kDoubleBufSize];
+        const double d = lua_tonumber(L, i);
+        size_t n;
+        if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
+          n = format_int64(static_cast<int64_t>(d), buf);
+        } else {
+          n = static_cast<size_t>(snprintf(buf, sizeof(buf), "%.17g", d));
+        }
+        e->call_numbers_.append(buf, n);
+        e->call_args_.emplace_back(static_cast<const char*>(nullptr), n);
+      } else {
+        misuse = "ERR Lua redis lib command arguments must be strings or integers";
+      }
+    }
+    if (!misuse) {
+      size_t off = 0;
+      for (std::string_view& v : e->call_args_) {
+        if (v.data() != nullptr) continue;
+        v = std::string_view(e->call_numbers_.data() + off, v.size());
+        off += v.size();
+      }
+    }
+    return misuse;
+  }
+
   // redis.call / redis.pcall: arguments -> host->call -> RESP reply -> Lua value. redis.call
   // raises error replies; redis.pcall returns them as {err = ...}.
   static int generic_call(lua_State* L, bool raise) {
@@ -573,40 +638,8 @@ struct LuaEngine::Protected {
     } else if (argc == 0) {
       misuse = "ERR Please specify at least one argument for this redis lib call";
     } else {
-      // Inner scope: the views point into Lua strings on the stack (alive until we return) and
-      // into call_numbers_, a member; nothing here outlives the scope or needs destruction.
-      e->call_args_.clear();
-      e->call_numbers_.clear();
-      for (int i = 1; i <= argc && !misuse; i++) {
-        const int t = lua_type(L, i);
-        if (t == LUA_TSTRING) {
-          size_t len;
-          const char* s = lua_tolstring(L, i, &len);
-          e->call_args_.emplace_back(s, len);
-        } else if (t == LUA_TNUMBER) {
-          // Integral numbers as integers, others as "%.17g" (Redis's rule). The text goes into
-          // call_numbers_; the view is filled in once that string stops growing.
-          char buf[kDoubleBufSize];
-          const double d = lua_tonumber(L, i);
-          size_t n;
-          if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
-            n = format_int64(static_cast<int64_t>(d), buf);
-          } else {
-            n = static_cast<size_t>(snprintf(buf, sizeof(buf), "%.17g", d));
-          }
-          e->call_numbers_.append(buf, n);
-          e->call_args_.emplace_back(static_cast<const char*>(nullptr), n);
-        } else {
-          misuse = "ERR Lua redis lib command arguments must be strings or integers";
-        }
-      }
+      misuse = collect_args(L, e);
       if (!misuse) {
-        size_t off = 0;
-        for (std::string_view& v : e->call_args_) {
-          if (v.data() != nullptr) continue;
-          v = std::string_view(e->call_numbers_.data() + off, v.size());
-          off += v.size();
-        }
         e->call_reply_.clear();
         e->host_->call(e->call_args_, e->resp_, e->call_reply_);
       }
@@ -1078,6 +1111,7 @@ void LuaEngine::open() {
   const int R = lua_gettop(L);
   set_cfunction(L, R, "call", Protected::call);
   set_cfunction(L, R, "pcall", Protected::pcall);
+  set_cfunction(L, R, "acl_check_cmd", Protected::acl_check_cmd);
   set_cfunction(L, R, "error_reply", Protected::error_reply);
   set_cfunction(L, R, "status_reply", Protected::status_reply);
   set_cfunction(L, R, "sha1hex", Protected::sha1hex);

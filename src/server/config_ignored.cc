@@ -57,7 +57,6 @@ constexpr EnumItem kDisklessLoad[] = {
     {"disabled", 0}, {"on-empty-db", 1}, {"swapdb", 2}, {nullptr, 0}};
 constexpr EnumItem kOomAdj[] = {
     {"no", 0}, {"yes", 1}, {"relative", 2}, {"absolute", 3}, {nullptr, 0}};
-constexpr EnumItem kPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
 
 // Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
 std::string join_args(const Args& args) {
@@ -169,8 +168,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
-  v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,
-               kLongMax, "128"));
   v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,
                "1"));
   v->push_back(n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
@@ -204,11 +201,8 @@ void add_ignored_strings(std::vector<Directive>* v) {
                 "local0"));
   v->push_back(es("repl-diskless-load", 0, KEEL_REF(misc().repl_diskless_load), kDisklessLoad,
                 "disabled"));
-  v->push_back(es("acl-pubsub-default", 0, KEEL_REF(misc().acl_pubsub_default), kPubsubDefault,
-                "resetchannels"));
   v->push_back(s("masterauth", nullptr, kSensitive, KEEL_REF(misc().masterauth), ""));
   v->push_back(s("masteruser", nullptr, kSensitive, KEEL_REF(misc().masteruser), ""));
-  v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(misc().aclfile), ""));
   v->push_back(s("unixsocket", nullptr, kImmutable, KEEL_REF(misc().unixsocket), ""));
   v->push_back(s("syslog-ident", nullptr, kImmutable, KEEL_REF(misc().syslog_ident), "redis"));
   v->push_back(s("replica-announce-ip", "slave-announce-ip", 0,

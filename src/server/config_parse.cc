@@ -11,6 +11,7 @@
 
 #include "base/args.h"
 #include "base/log.h"
+#include "commands/acl.h"
 #include "server/config_internal.h"
 #include "server/version.h"
 
@@ -123,6 +124,14 @@ bool load_text(const std::string& text, int depth) {
       continue;
     }
     if (deprecated_directive(argv[0], argv.size())) continue;
+    // `user <name> <rules...>`: ACL users, created at start-up after the whole configuration
+    // is read (commands/acl.h; exclusive with aclfile, as in Redis).
+    if (argv[0] == "user" && argv.size() >= 2) {
+      std::string joined;
+      for (size_t k = 1; k < argv.size(); k++) joined += (k > 1 ? " " : "") + argv[k];
+      acl_options().config_users.push_back(joined);
+      continue;
+    }
     if (argv[0] == "include" && argv.size() == 2) {
       if (!include_file(argv[1], depth)) return false;
       continue;

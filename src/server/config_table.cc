@@ -22,6 +22,7 @@
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
 #include "scripting/lua_engine.h"
+#include "commands/acl.h"
 #include "server/config_internal.h"
 #include "types/limits.h"
 
@@ -40,6 +41,7 @@ constexpr EnumItem kPolicies[] = {{"volatile-lru", 0},   {"volatile-lfu", 1}, {"
 constexpr EnumItem kLogLevels[] = {{"debug", 0},   {"verbose", 1}, {"notice", 2},
                                    {"warning", 3}, {"nothing", 4}, {nullptr, 0}};
 constexpr EnumItem kSanitize[] = {{"no", 0}, {"yes", 1}, {"clients", 2}, {nullptr, 0}};
+constexpr EnumItem kAclPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
 
 // ---- Special directives ---------------------------------------------------------------------
 
@@ -368,7 +370,17 @@ void add_server_directives(std::vector<Directive>* v) {
   }
   v->push_back(n("maxclients", nullptr, 0, KEEL_REF(server_options().maxclients), Num::kI64, 1,
                kUIntMax, "10000"));
-  v->push_back(s("requirepass", nullptr, kSensitive, KEEL_REF(command_options().requirepass), ""));
+  {
+    // requirepass is the default user's password (commands/acl.h).
+    Directive d = s("requirepass", nullptr, kSensitive, KEEL_REF(command_options().requirepass), "");
+    d.post = [] { acl_set_requirepass(command_options().requirepass); };
+    v->push_back(d);
+  }
+  v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(acl_options().log_max_len), Num::kI64, 0,
+               kLongMax, "128"));
+  v->push_back(ei("acl-pubsub-default", 0, KEEL_REF(acl_options().pubsub_default), kAclPubsubDefault,
+                  "resetchannels"));
+  v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(acl_options().aclfile), ""));
   v->push_back(sp("notify-keyspace-events", 0, set_notify, get_notify, "", rewrite_quoted));
   v->push_back(n("proto-max-bulk-len", nullptr, kMemory,
                KEEL_REF(protocol_limits().proto_max_bulk_len), Num::kI64, 1 << 20, kLongMax,

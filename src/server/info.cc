@@ -16,6 +16,7 @@
 #include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -315,6 +316,12 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "total_error_replies:%llu", ull(error_stats().total));
   line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));
   line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
+  // Redis 7.2+ (7.0 has none of these).
+  const AclDeniedCounts& acl = acl_denied_counts();
+  line(out, "acl_access_denied_auth:%llu", ull(acl.auth));
+  line(out, "acl_access_denied_cmd:%llu", ull(acl.cmd));
+  line(out, "acl_access_denied_key:%llu", ull(acl.key));
+  line(out, "acl_access_denied_channel:%llu", ull(acl.channel));
 }
 
 void info_replication(std::string& out, Server&) {

@@ -20,6 +20,7 @@
 #include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
@@ -663,7 +664,7 @@ std::string Server::client_line(const Client* c) const {
   snprintf(buf, sizeof(buf),
            "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
            "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
-           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=%lld resp=%d "
+           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=%s redir=%lld resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
@@ -674,6 +675,7 @@ std::string Server::client_line(const Client* c) const {
            c->query.capacity() - c->query.size(), c->argv_bytes(), multi_memory(s),
            c->out.capacity(), c->out_peak, obl, oll, omem, c->memory() + multi_memory(s),
            c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL",
+           s.user ? s.user->name.c_str() : "default",
            static_cast<long long>(tracking_redirect_of(s)), s.resp,
            s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
@@ -709,6 +711,7 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
   uint64_t id = 0;
   int64_t max_age = 0;
   ClientType type = ClientType::kNormal;
+  const AclUser* kill_user = nullptr;
   const bool old_style = filters.size() == 1;
   if (old_style) {
     addr = filters[0];
@@ -743,7 +746,8 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
         laddr = val;
         has_laddr = true;
       } else if (equals_nocase(opt, "user")) {
-        if (val != "default") {
+        kill_user = acl_find_user(val);
+        if (!kill_user) {
           *error = "ERR No such user '" + std::string(val) + "'";
           return -1;
         }
@@ -780,6 +784,7 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
     if (has_addr && c->session.addr != addr) continue;
     if (has_laddr && c->laddr != laddr) continue;
     if (has_type && client_type_of(c) != type) continue;
+    if (kill_user && (c->session.user ? c->session.user : acl_default_user()) != kill_user) continue;
     if (skipme && &c->session == &self) continue;
     if (max_age > 0 && (now - c->ctime_ms) / 1000 <= max_age) continue;
     victims.push_back(c);
@@ -796,6 +801,26 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
     }
   }
   return static_cast<int64_t>(victims.size());
+}
+
+void Server::acl_sessions_update(const Session& self, std::span<AclUser* const> changed) {
+  std::vector<Client*> victims;
+  for (auto& [cid, c] : clients_) {
+    if (c->closing) continue;
+    AclUser* u = c->session.user ? c->session.user : acl_default_user();
+    if (std::find(changed.begin(), changed.end(), u) != changed.end() || !acl_session_keeps(c->session, u)) {
+      victims.push_back(c);
+      continue;
+    }
+    acl_attach(c->session, u);
+  }
+  for (Client* c : victims) {
+    if (&c->session == &self) {
+      c->close_after_reply();
+    } else {
+      c->close();
+    }
+  }
 }
 
 void Server::add_monitor(Session& s) {

@@ -59,6 +59,7 @@ class Server : public ServerApi {
   int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
                       std::string* error) override;
   bool client_exists(uint64_t id) override { return clients_.count(id) != 0; }
+  void acl_sessions_update(const Session& self, std::span<AclUser* const> changed) override;
   Session* find_session(uint64_t id) override;
   void add_monitor(Session& s) override;
   void feed_monitors(const Session& s, std::span<const std::string_view> args) override;
