@@ -1,7 +1,7 @@
 // The admission gates: rare server states in which command admission must look closer (a failed
 // BGSAVE with stop-writes-on-bgsave-error, a busy script, the dataset loading at start-up,
 // CLIENT PAUSE). Each is a byte of one small struct, so the common case -- none of them -- is a
-// single 4-byte load and branch in execute_command (commands/dispatch.cc) instead of one load
+// single 8-byte load and branch in execute_command (commands/dispatch.cc) instead of one load
 // per state from four places. The layers that own a state write its byte (persistence/ for
 // misconf and loading, commands/ for busy and pause); only dispatch reads them all.
 #pragma once
@@ -15,12 +15,14 @@ struct AdmissionGates {
   bool busy = false;     // a script runs past busy-reply-threshold (busy_state())
   bool loading = false;  // start-up load in progress (persistence.h: g_loading_dataset)
   bool paused = false;   // CLIENT PAUSE in effect (commands/pause.h)
+  bool maxmemory = false;  // a memory ceiling is set: run eviction, refuse deny-oom (keyspace/evict.h)
+  bool unused[3] = {};
 };
-static_assert(sizeof(AdmissionGates) == 4);
+static_assert(sizeof(AdmissionGates) == 8);
 inline constinit AdmissionGates g_admission_gates;
 
 inline bool admission_gated() {
-  uint32_t v;
+  uint64_t v;
   std::memcpy(&v, &g_admission_gates, sizeof v);
   return v != 0;
 }

@@ -23,6 +23,7 @@
 #include "commands/slowlog.h"
 #include "commands/tracking.h"
 #include "ds/quicklist.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
@@ -56,6 +57,8 @@ constinit CommandOptions g_command_options;
 constinit DispatchStats g_dispatch_stats;
 
 constinit ExecUnit g_exec_unit;
+
+constinit bool g_pre_command_oom = false;
 
 BusyState& busy_state() {
   static BusyState state;
@@ -252,6 +255,24 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   return admission_done(s, w, muted, mark);
 }
 
+// The memory ceiling (Redis's processCommand with maxmemory set): every command a client sends
+// first lets eviction run; over the ceiling with nothing left to evict, a deny-oom command is
+// refused, and so is any command inside MULTI but EXEC, DISCARD, QUIT and RESET (the queue
+// would grow without bound); EXEC is refused when its queue holds a deny-oom command, EVAL* /
+// FCALL* when the script declares flags without allow-oom or no-writes.
+[[gnu::noinline]] bool oom_refused(Session& s, const CommandSpec& c, std::span<const std::string_view> args) {
+  const bool out_of_memory = perform_evictions() == EvictResult::kFail;
+  g_pre_command_oom = out_of_memory;
+  if (!out_of_memory) return false;
+  const char* name = (c.parent ? c.parent : &c)->name;
+  const bool exec = !strcmp(name, "exec");
+  if (c.flags & kDenyOom) return true;
+  if (exec && multi_queued_denyoom(s)) return true;
+  if ((c.flags & kNoMandatoryKeys) && script_admission_denyoom(c, args)) return true;
+  return (s.flags & Session::kMulti) && !exec && strcmp(name, "discard") != 0 && strcmp(name, "quit") != 0 &&
+         strcmp(name, "reset") != 0;
+}
+
 // Admission with every check: execute_command's path when anything at all is unusual.
 [[gnu::noinline]] int64_t execute_command_slow(Session& s, std::span<const std::string_view> args,
                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
@@ -299,6 +320,10 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   // The rare server states (base/admission.h), in Redis's order around the pub/sub context
   // check; none of them set is one load and branch.
   if (KEEL_UNLIKELY(admission_gated())) {
+    // Not while a script is busy (its own commands are not admitted here; the others wait).
+    if (g_admission_gates.maxmemory && !g_admission_gates.busy && outermost && oom_refused(s, *c, args)) {
+      return reject_command(s, w, c, muted, mark, kErrOom);
+    }
     // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are
     // refused. A function, or a script with a shebang, is a write unless it declares no-writes.
     if (g_rdb_bgsave_failed && rdb_writes_denied() &&
@@ -367,7 +392,11 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
       return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
     }
   }
-  return execute_command_slow(s, args, hashes, w, api, c, start_us);
+  const int64_t end = execute_command_slow(s, args, hashes, w, api, c, start_us);
+  // Not a tail call: execute_command's frame stays in crash reports' backtraces (the slow
+  // path's own name is local, so a raw backtrace could not show it).
+  asm volatile("" ::: "memory");
+  return end;
 }
 
 void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::string_view> args,

@@ -49,6 +49,11 @@ inline DispatchStats& dispatch_stats() { return g_dispatch_stats; }
 // for everything else) is above 64.
 void count_lazyfree(const Object* o);
 
+// Admission's verdict on memory for the command being run (Redis's pre_command_oom_state): over
+// maxmemory and nothing left to evict. A script started in that state refuses deny-oom
+// redis.call()s until it has written (commands/cmd_scripting.cc).
+extern constinit bool g_pre_command_oom;
+
 // The execution unit: what the outermost call() is running.
 struct ExecUnit {
   int depth = 0;              // call() nesting; 0 between units

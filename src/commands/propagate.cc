@@ -11,6 +11,7 @@
 #include "base/assert.h"
 #include "commands/dispatch.h"
 #include "keyspace/db.h"
+#include "keyspace/evict.h"
 
 namespace keel {
 
@@ -65,6 +66,11 @@ void emit(int dbid, std::span<const std::string_view> argv, uint8_t targets) {
 
 void on_expired(int dbid, std::string_view key) { propagate_expired(dbid, key); }
 
+// An evicted key is propagated as a deletion of its own (Redis's deleteEvictedKeyAndPropagate).
+void on_evicted(int dbid, std::string_view key) {
+  propagate(dbid, {eviction_options().lazy_eviction ? std::string_view("UNLINK") : std::string_view("DEL"), key});
+}
+
 }  // namespace
 
 void propagation_add_sink(PropagationSink* sink) {
@@ -73,6 +79,7 @@ void propagation_add_sink(PropagationSink* sink) {
   g_propagating = true;
   g_unit_end_work = true;
   g_keyspace_hooks.expired = on_expired;
+  g_keyspace_hooks.evicted = on_evicted;
 }
 
 void propagation_remove_sink(PropagationSink* sink) {
@@ -82,6 +89,7 @@ void propagation_remove_sink(PropagationSink* sink) {
   if (g_unit.sinks.empty()) {
     g_propagating = false;
     g_keyspace_hooks.expired = nullptr;
+    g_keyspace_hooks.evicted = nullptr;
     // A unit in progress (DEBUG PROPAGATED OFF inside EXEC) leaves nothing behind for the next.
     g_unit.ops.clear();
     g_unit.store.clear();

@@ -12,7 +12,7 @@ namespace config_detail {
 namespace {
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
-  bool activerehashing = true, lazyfree_eviction = false;
+  bool activerehashing = true;
   bool replica_lazy_flush = false;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
@@ -20,7 +20,6 @@ struct Misc {
   bool aof_load_truncated = true, aof_use_rdb_preamble = true, aof_timestamp = false;
   bool no_appendfsync_on_rewrite = false, replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
-  int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
@@ -142,7 +141,6 @@ bool check_proc_title(const Directive&, const Args& args, std::string* err) {
 
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
-  v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
   v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                false));
   v->push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
@@ -173,12 +171,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
 }
 
 void add_ignored_numbers(std::vector<Directive>* v) {
-  v->push_back(n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(misc().eviction_tenacity),
-               Num::kI64, 0, 100, "10"));
-  v->push_back(n("lfu-log-factor", nullptr, 0, KEEL_REF(misc().lfu_log_factor), Num::kI64, 0,
-               kIntMax, "10"));
-  v->push_back(n("lfu-decay-time", nullptr, 0, KEEL_REF(misc().lfu_decay_time), Num::kI64, 0,
-               kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
   v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,

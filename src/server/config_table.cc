@@ -17,6 +17,7 @@
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/tracking.h"
+#include "keyspace/evict.h"
 #include "keyspace/notify.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
@@ -361,12 +362,29 @@ void add_server_directives(std::vector<Directive>* v) {
                "10000"));
   v->push_back(n("slowlog-max-len", nullptr, 0, KEEL_REF(command_options().slowlog_max_len),
                Num::kI64, 0, kLongMax, "128"));
-  v->push_back(n("maxmemory", nullptr, kMemory | kUnsigned, KEEL_REF(server_options().maxmemory),
-               Num::kU64, 0, kLongMax, "0"));
-  v->push_back(es("maxmemory-policy", 0, KEEL_REF(server_options().maxmemory_policy), kPolicies,
-                "noeviction"));
-  v->push_back(n("maxmemory-samples", nullptr, 0, KEEL_REF(server_options().maxmemory_samples),
-               Num::kI64, 1, kIntMax, "5"));
+  // The memory ceiling and eviction (keyspace/evict.h); each change re-derives the LFU flag and
+  // the admission gate.
+  {
+    Directive d = n("maxmemory", nullptr, kMemory | kUnsigned, KEEL_REF(eviction_options().maxmemory),
+                    Num::kU64, 0, kLongMax, "0");
+    d.post = eviction_options_changed;
+    v->push_back(d);
+    d = ei("maxmemory-policy", 0, KEEL_REF(eviction_options().policy), kPolicies, "noeviction");
+    d.post = eviction_options_changed;
+    v->push_back(d);
+    d = n("maxmemory-samples", nullptr, 0, KEEL_REF(eviction_options().samples), Num::kI64, 1, kIntMax, "5");
+    v->push_back(d);
+    d = n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(eviction_options().tenacity), Num::kI64, 0,
+          100, "10");
+    v->push_back(d);
+    d = n("lfu-log-factor", nullptr, 0, KEEL_REF(eviction_options().lfu_log_factor), Num::kI64, 0, kIntMax,
+          "10");
+    v->push_back(d);
+    d = n("lfu-decay-time", nullptr, 0, KEEL_REF(eviction_options().lfu_decay_time), Num::kI64, 0, kIntMax,
+          "1");
+    v->push_back(d);
+    v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(eviction_options().lazy_eviction), false));
+  }
   {
     // Hidden, as Redis 8 (which has the same directive for its I/O threads) hides it.
     Directive d = n("prefetch-batch-max-size", nullptr, kHidden,

@@ -14,8 +14,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/admission.h"
 #include "base/fork.h"
 #include "base/glob.h"
+#include "base/lazyfree.h"
 #include "base/log.h"
 #include "base/memory.h"
 #include "base/numbers.h"
@@ -30,6 +32,7 @@
 #include "commands/tracking.h"
 #include "commands/pubsub.h"
 #include "ds/hashtable.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
@@ -271,6 +274,15 @@ void Server::on_before_sleep(uv_prepare_t* p) {
       tracking_before_sleep_pending()) {
     tracking_before_sleep();
   }
+  // The memory ceiling: the used-memory figure is re-read once per iteration, and an eviction
+  // cut short by its time budget goes on (keyspace/evict.h).
+  if (KEEL_UNLIKELY(g_admission_gates.maxmemory) && !s->in_busy_poll_) {
+    eviction_continue();
+    if (eviction_pending()) uv_idle_start(&s->evict_idle_, [](uv_idle_t*) {});  // poll, no sleep
+  }
+  if (KEEL_UNLIKELY(uv_is_active(reinterpret_cast<uv_handle_t*>(&s->evict_idle_))) && !eviction_pending()) {
+    uv_idle_stop(&s->evict_idle_);
+  }
   std::vector<Client*> work;
   work.swap(s->pending_);
   for (Client* c : work) {
@@ -498,6 +510,7 @@ int Server::run() {
   }
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
+  uv_idle_init(loop_, &evict_idle_);
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
@@ -561,7 +574,8 @@ void Server::config_resetstat() {
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
   dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
-  lua_lazyfree_reset_stats();          // and the Lua states' share of lazyfreed_objects
+  lazyfree_reset_stats();              // and the lazyfree thread's share of lazyfreed_objects
+  eviction_stats() = EvictionStats{};  // total_eviction_exceeded_time
 }
 
 namespace {

@@ -98,6 +98,9 @@ class Server : public ServerApi {
   std::vector<uv_tcp_t*> listeners_;
   uv_timer_t cron_timer_;
   uv_prepare_t before_sleep_;
+  // Keeps the loop from sleeping while an eviction cut short by its time budget has more to
+  // do (Redis's zero-delay eviction timer): active only then.
+  uv_idle_t evict_idle_;
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;
