@@ -114,7 +114,8 @@ class Host final : public ScriptHost {
     // Over maxmemory when the script started (admission's verdict), a deny-oom command fails
     // unless the script already wrote (it cannot stop half-way then) or declared allow-oom
     // (Redis's scriptVerifyOOM).
-    if ((c->flags & kDenyOom) && KEEL_UNLIKELY(g_pre_command_oom) && !g_run.allow_oom && !g_run.wrote) {
+    if ((c->flags & kDenyOom) && KEEL_UNLIKELY(g_pre_command_oom) && g_admission_gates.maxmemory &&
+        !g_run.allow_oom && !g_run.wrote) {
       out.append("-");
       out.append(kErrOom.data(), kErrOom.size());
       return out.append("\r\n");

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/lazyfree.h"
 #include "base/time.h"
 #include "base/util_random.h"
 #include "keyspace/lazyfree.h"
@@ -64,7 +65,7 @@ void Db::expire_now(Slot& slot) {
   keyspace_stats().expired_keys++;
   notify(kNotifyExpired, "expired", slot.obj_->key(), id_);
   if (KEEL_UNLIKELY(g_keyspace_hooks.expired != nullptr)) g_keyspace_hooks.expired(id_, slot.obj_->key());
-  erase_object(slot, object_length(slot.obj_), false);
+  erase_object(slot, object_length(slot.obj_), false, g_keyspace_lazyfree.expire);
 }
 
 size_t Db::sample(bool volatile_only, Object** out, size_t n) const {
@@ -261,11 +262,30 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(dst.id_, n->key());
 }
 
-size_t Db::flush() {
+namespace {
+// A flushed database's tables on their way to the lazyfree thread.
+struct DetachedTables {
+  ObjectTable keys, expires;
+};
+void free_tables_job(void* arg) {
+  auto* t = static_cast<DetachedTables*>(arg);
+  t->expires.clear([](Object*) {});
+  t->keys.clear([](Object* o) { Object::destroy(o); });
+  delete t;
+}
+}  // namespace
+
+size_t Db::flush(bool async) {
   if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_, -1);
   const size_t removed = keys_.size();
-  expires_.clear([](Object*) {});
-  keys_.clear([](Object* o) { Object::destroy(o); });
+  if (async && removed > 0) {
+    // The tables move out whole (O(1) here); the thread frees every object and bucket.
+    auto* t = new DetachedTables{std::move(keys_), std::move(expires_)};
+    lazyfree_submit(free_tables_job, t, removed);
+  } else {
+    expires_.clear([](Object*) {});
+    keys_.clear([](Object* o) { Object::destroy(o); });
+  }
   hist_.clear();
   expire_cursor_ = 0;
   avg_ttl_ = 0;

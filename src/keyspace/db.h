@@ -209,7 +209,8 @@ class Db {
 
   // FLUSHDB: removes everything, zeroes the histograms; returns the number of keys removed,
   // which is what it adds to the dirty counter (Redis).
-  size_t flush();
+  // With `async` the keys are freed by the lazyfree thread (FLUSHDB ASYNC), counted there.
+  size_t flush(bool async = false);
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns

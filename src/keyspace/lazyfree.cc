@@ -6,6 +6,8 @@
 
 namespace keel {
 
+KeyspaceLazyfree g_keyspace_lazyfree;
+
 namespace {
 constexpr size_t kLazyfreeThreshold = 64;  // Redis's LAZYFREE_THRESHOLD
 

@@ -11,6 +11,13 @@
 
 namespace keel {
 
+// The lazyfree-lazy-* options the keyspace itself acts on (copied from the config by the
+// server, whose rows live with the commands' options).
+struct KeyspaceLazyfree {
+  bool expire = false;  // lazyfree-lazy-expire: an expired key's value
+};
+extern KeyspaceLazyfree g_keyspace_lazyfree;
+
 // Redis's lazyfreeGetFreeEffort.
 size_t lazyfree_effort(const Object* o);
 // Frees o (which no table references any more) in the background when it is big, else now.

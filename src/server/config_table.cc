@@ -18,6 +18,7 @@
 #include "commands/latency.h"
 #include "commands/tracking.h"
 #include "keyspace/evict.h"
+#include "keyspace/lazyfree.h"
 #include "keyspace/notify.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
@@ -313,9 +314,13 @@ void add_server_directives(std::vector<Directive>* v) {
   }
   v->push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles, get_percentiles,
                   "50 99 99.9"));
-  // Keel frees synchronously; these choose DEL or UNLINK in the propagated stream, ASYNC
-  // flushes and lazyfreed_objects as Redis (commands/dispatch.h, CommandOptions).
-  v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));
+  // These choose DEL or UNLINK in the propagated stream as Redis (commands/dispatch.h,
+  // CommandOptions) and, where Keel frees lazily, the lazyfree thread (keyspace/lazyfree.h).
+  {
+    Directive d = b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false);
+    d.post = [] { g_keyspace_lazyfree.expire = command_options().lazyfree_lazy_expire; };
+    v->push_back(d);
+  }
   v->push_back(b("lazyfree-lazy-server-del", nullptr, 0,
                  KEEL_REF(command_options().lazyfree_lazy_server_del), false));
   v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_del),

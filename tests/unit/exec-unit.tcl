@@ -248,13 +248,13 @@ test "lazyfreed_objects counts FLUSHALL / FLUSHDB ASYNC keys and UNLINK of big v
     r config resetstat
     r debug populate 5
     r flushall async
-    assert_equal 5 [server_info lazyfreed_objects]
+    wait_for_condition 100 10 {[server_info lazyfreed_objects] == 5} { fail "lazyfreed_objects [server_info lazyfreed_objects], not 5" }
     r debug populate 7
     r flushdb async
     r debug populate 3
     r flushdb sync
     r flushall
-    assert_equal 12 [server_info lazyfreed_objects]
+    wait_for_condition 100 10 {[server_info lazyfreed_objects] == 12} { fail "lazyfreed_objects [server_info lazyfreed_objects], not 12" }
     # Redis hands a value to its lazyfree thread when freeing it costs more than 64 steps
     # (hashtable or skiplist entries, quicklist nodes); small values are freed at once.
     r eval {for i = 1, 600 do redis.call('sadd', 'bigs', 'm' .. i) end
@@ -273,7 +273,7 @@ test "lazyfreed_objects counts FLUSHALL / FLUSHDB ASYNC keys and UNLINK of big v
     r debug populate 2
     r flushall
     r config set lazyfree-lazy-user-flush no
-    assert_equal 16 [server_info lazyfreed_objects]
+    wait_for_condition 100 10 {[server_info lazyfreed_objects] == 16} { fail "lazyfreed_objects [server_info lazyfreed_objects], not 16" }
     r config resetstat
     assert_equal 0 [server_info lazyfreed_objects]
 }

@@ -131,6 +131,8 @@ redis.register_function{function_name='f3', callback=function(k, a) return redis
     assert_equal OK [r fcall f3 0]
     r config set maxmemory 0
     r function flush
+    # Without a ceiling any more, the last verdict does not linger.
+    assert_equal OK [r eval {return redis.call('set','z','1')} 0]
 }
 
 test "OBJECT FREQ: the LFU counter (and the errors of the other policy)" {
