@@ -292,3 +292,56 @@ test "an evicted key is propagated as DEL (UNLINK with lazyfree-lazy-eviction)" 
 }
 
 }
+
+tags {maxmemory} {
+
+# A bounded write load at the ceiling: pipelined batches of 1 KB SETs.
+proc write_load {batches prefix} {
+    set rd [redis_deferring_client]
+    set errors 0
+    set worst 0
+    for {set b 0} {$b < $batches} {incr b} {
+        for {set i 0} {$i < 500} {incr i} { $rd set $prefix:$b:$i [string repeat v 1000] }
+        for {set i 0} {$i < 500} {incr i} {
+            if {[catch {$rd read} e]} {
+                assert_match {OOM command not allowed when used memory > 'maxmemory'.} $e
+                incr errors
+            }
+        }
+        set used [used_memory]
+        if {$used > $worst} { set worst $used }
+    }
+    $rd close
+    return [list $errors $worst]
+}
+
+test "a write load at the ceiling (allkeys-lru) stays within maxmemory plus slack" {
+    r flushall
+    r config set maxmemory-policy allkeys-lru
+    set limit [set_ceiling_above_used 4000000]
+    lassign [write_load 30 lru] errors worst
+    assert_equal 0 $errors
+    # Slack: what one batch of pipelined commands and their replies hold at most.
+    assert_lessthan $worst [expr {$limit + 1000000}]
+    assert_morethan [evicted_keys] 0
+    assert_equal PONG [r ping]
+    r config set maxmemory 0
+    r config set maxmemory-policy noeviction
+}
+
+test "a write load at the ceiling under noeviction: -OOM, nothing evicted, server alive" {
+    r flushall
+    r config resetstat
+    r config set maxmemory-policy noeviction
+    set limit [set_ceiling_above_used 4000000]
+    lassign [write_load 30 noev] errors worst
+    assert_morethan $errors 0
+    assert_equal 0 [evicted_keys]
+    assert_lessthan $worst [expr {$limit + 1000000}]
+    # Every key written before the ceiling is still there.
+    assert_equal [expr {15000 - $errors}] [r dbsize]
+    assert_equal PONG [r ping]
+    r config set maxmemory 0
+}
+
+}
