@@ -39,6 +39,7 @@ struct ServerOptions {
   bool jemalloc_bg_thread = true;
   int64_t prefetch_batch_max_size = 16;
   bool appendonly = false;
+  int64_t maxmemory_clients = 0;  // maxmemory-clients: bytes, or -percent of maxmemory; 0 = off
   OutputBufferLimit obuf_limits[kObufClasses] = {
       {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };

@@ -35,7 +35,7 @@ struct Misc {
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
   bool aof_rewrite_incremental_fsync = true;
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
-  int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
+  int64_t repl_diskless_sync_max_replicas = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
   // Replication (comes later): the master given by replicaof, Redis's defaults.
@@ -197,8 +197,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "10"));
   v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
                KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
-  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent,
-               KEEL_REF(misc().maxmemory_clients), Num::kI64, -100, kLongMax, "0"));
   v->push_back(n("repl-ping-replica-period", "repl-ping-slave-period", 0,
                KEEL_REF(misc().repl_ping_replica_period), Num::kI64, 1, kIntMax, "10"));
   v->push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),

@@ -390,6 +390,10 @@ void add_server_directives(std::vector<Directive>* v) {
     v->push_back(d);
     v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(eviction_options().lazy_eviction), false));
   }
+  // Client eviction (server/server.cc, Server::evict_clients): bytes, or a percentage of
+  // maxmemory stored negated.
+  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent, KEEL_REF(server_options().maxmemory_clients),
+                 Num::kI64, -100, kLongMax, "0"));
   {
     // Hidden, as Redis 8 (which has the same directive for its I/O threads) hides it.
     Directive d = n("prefetch-batch-max-size", nullptr, kHidden,

@@ -309,7 +309,7 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
   line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
   line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
-  line(out, "evicted_clients:0");
+  line(out, "evicted_clients:%llu", ull(srv.stats().evicted_clients));
   line(out, "total_eviction_exceeded_time:%llu", ull(eviction_total_exceeded_ms()));
   line(out, "current_eviction_exceeded_time:%llu", ull(eviction_current_exceeded_ms()));
   line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));

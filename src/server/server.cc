@@ -255,6 +255,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   Server* s = static_cast<Server*>(p->data);
   // Flushing may close clients, which edits pending_; work on a detached list.
   // Clients over their output buffer limits go first: what they are owed is dropped.
+  if (KEEL_UNLIKELY(server_options().maxmemory_clients != 0)) s->evict_clients();
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
   }
@@ -875,6 +876,41 @@ bool Server::check_output_limits(Client* c) {
   close_asap_.push_back(c);
   stats_.client_output_buffer_limit_disconnections++;
   return true;
+}
+
+// Redis 7.0's client eviction: the limit is maxmemory-clients, or that percentage of maxmemory
+// (none without maxmemory); the memory of a client is what clients_memory() counts for it
+// (its block, query and output buffers). The biggest evictable client goes first.
+void Server::evict_clients() {
+  const int64_t v = server_options().maxmemory_clients;
+  uint64_t limit = 0;
+  if (v > 0) {
+    limit = static_cast<uint64_t>(v);
+  } else if (eviction_options().maxmemory != 0) {
+    limit = eviction_options().maxmemory * static_cast<uint64_t>(-v) / 100;
+  }
+  if (limit == 0) return;
+  auto mem = [](const Client* c) {
+    return allocation_size(c) + c->query.capacity() + c->out.capacity() + c->inflight.capacity();
+  };
+  for (;;) {
+    uint64_t total = 0;
+    Client* biggest = nullptr;
+    size_t biggest_mem = 0;
+    for (const auto& [id, c] : clients_) {
+      if (c->closing || c->close_asap) continue;
+      const size_t m = mem(c);
+      total += m;
+      if (c->session.flags & Session::kNoEvict) continue;
+      if (c == busy_caller_ || m <= biggest_mem) continue;
+      biggest = c;
+      biggest_mem = m;
+    }
+    if (total <= limit || biggest == nullptr) return;
+    stats_.evicted_clients++;
+    biggest->close_asap = true;
+    close_asap_.push_back(biggest);
+  }
 }
 
 // ---- Scripts past busy-reply-threshold ---------------------------------------------------------

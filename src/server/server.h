@@ -22,6 +22,7 @@ struct ServerStats {
   uint64_t net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
+  uint64_t evicted_clients = 0;  // maxmemory-clients
   // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
   int64_t last_sample_ms = 0;
   uint64_t last_sample_ops = 0;
@@ -77,6 +78,9 @@ class Server : public ServerApi {
   // soft one for longer than its seconds, schedules c to close before the next sleep. True when c
   // is (now) scheduled to close.
   bool check_output_limits(Client* c);
+  // maxmemory-clients: while the clients' memory is over the limit, the biggest evictable
+  // client (normal or pub/sub, without CLIENT NO-EVICT) is closed. Before each sleep.
+  void evict_clients();
 
   std::string client_line(const Client* c) const;  // one CLIENT LIST line
 
