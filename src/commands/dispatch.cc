@@ -22,7 +22,6 @@
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "commands/tracking.h"
-#include "ds/quicklist.h"
 #include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
@@ -66,18 +65,6 @@ BusyState& busy_state() {
 }
 
 CommandContext* current_command() { return g_current_command; }
-
-void count_lazyfree(const Object* o) {
-  constexpr size_t kLazyfreeThreshold = 64;  // Redis's LAZYFREE_THRESHOLD
-  size_t effort = 1;
-  switch (o->encoding()) {
-    case Encoding::kQuicklist: effort = static_cast<const Quicklist*>(o->ptr())->node_count(); break;
-    case Encoding::kHashtable:
-    case Encoding::kSkiplist: effort = static_cast<size_t>(object_length(o)); break;
-    default: break;
-  }
-  if (effort > kLazyfreeThreshold) dispatch_stats().lazyfreed_objects++;
-}
 
 void set_server_api(ServerApi* api) { g_api = api; }
 ServerApi& server_api() { return *g_api; }

@@ -879,7 +879,7 @@ bool Server::check_output_limits(Client* c) {
 }
 
 // Redis 7.0's client eviction: the limit is maxmemory-clients, or that percentage of maxmemory
-// (none without maxmemory); the memory of a client is what clients_memory() counts for it
+// (none without maxmemory), at least 128 KB; the memory of a client is what clients_memory() counts for it
 // (its block, query and output buffers). The biggest evictable client goes first.
 void Server::evict_clients() {
   const int64_t v = server_options().maxmemory_clients;
@@ -890,6 +890,8 @@ void Server::evict_clients() {
     limit = eviction_options().maxmemory * static_cast<uint64_t>(-v) / 100;
   }
   if (limit == 0) return;
+  // Redis's floor: a tiny setting must not cut every client off.
+  if (limit < 128 * 1024) limit = 128 * 1024;
   auto mem = [](const Client* c) {
     return allocation_size(c) + c->query.capacity() + c->out.capacity() + c->inflight.capacity();
   };

@@ -53,6 +53,21 @@ test "a client whose query buffer passes maxmemory-clients is evicted, the other
     catch {$rd close}
 }
 
+test "maxmemory-clients below 128 KB counts as 128 KB: small clients keep working" {
+    r config resetstat
+    r config set maxmemory-clients 50
+    assert_equal PONG [r ping]
+    set small [redis_client]
+    assert_equal PONG [$small ping]
+    set rd [query_hog 1]
+    wait_for_condition 100 20 {[evicted_clients] == 1} { fail "evicted_clients [evicted_clients]" }
+    assert_equal PONG [r ping]
+    assert_equal PONG [$small ping]
+    r config set maxmemory-clients 0
+    catch {$rd close}
+    $small close
+}
+
 test "CLIENT NO-EVICT on keeps a client from being evicted (the next biggest goes instead)" {
     r config resetstat
     r config set maxmemory-clients 5mb
