@@ -1,7 +1,8 @@
 // The admission gates: rare server states in which command admission must look closer (a failed
 // BGSAVE with stop-writes-on-bgsave-error, a busy script, the dataset loading at start-up,
-// CLIENT PAUSE, an AOF write error). Each is a byte of one small struct, so the common case -- none
-// of them -- is a single 8-byte load and branch in execute_command (commands/dispatch.cc) instead of one load
+// CLIENT PAUSE, an AOF write error, a memory ceiling). Each is a byte of one small struct, so the
+// common case -- none of them -- is a single 8-byte load and branch in execute_command
+// (commands/dispatch.cc) instead of one load
 // per state from four places. The layers that own a state write its byte (persistence/ for
 // misconf and loading, commands/ for busy and pause); only dispatch reads them all.
 #pragma once
@@ -16,7 +17,8 @@ struct AdmissionGates {
   bool loading = false;  // start-up load in progress (persistence.h: g_loading_dataset)
   bool paused = false;   // CLIENT PAUSE in effect (commands/pause.h)
   bool aof_error = false;  // the AOF cannot be written (persistence/aof.h: aof_write_error)
-  bool pad[3] = {};
+  bool maxmemory = false;  // a memory ceiling is set: run eviction, refuse deny-oom (keyspace/evict.h)
+  bool pad[2] = {};
 };
 static_assert(sizeof(AdmissionGates) == 8);
 inline constinit AdmissionGates g_admission_gates;

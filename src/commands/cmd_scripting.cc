@@ -70,6 +70,7 @@ struct RunState {
   bool is_function = false;
   bool read_only = false;  // EVAL_RO / FCALL_RO / no-writes flag: write commands fail
   bool wrote = false;      // a write command ran: SCRIPT KILL refuses (UNKILLABLE)
+  bool allow_oom = false;  // allow-oom flag: deny-oom commands run over maxmemory too
   bool killed = false;
   bool shutdown = false;
   bool busy = false;       // ran past busy-reply-threshold
@@ -127,6 +128,15 @@ class Host final : public ScriptHost {
     if ((c->flags & kWrite) && KEEL_UNLIKELY(g_admission_gates.aof_error)) {
       out.append("-");
       out.append(aof_write_error());
+      return out.append("\r\n");
+    }
+    // Over maxmemory when the script started (admission's verdict), a deny-oom command fails
+    // unless the script already wrote (it cannot stop half-way then) or declared allow-oom
+    // (Redis's scriptVerifyOOM).
+    if ((c->flags & kDenyOom) && KEEL_UNLIKELY(g_pre_command_oom) && g_admission_gates.maxmemory &&
+        !g_run.allow_oom && !g_run.wrote) {
+      out.append("-");
+      out.append(kErrOom.data(), kErrOom.size());
       return out.append("\r\n");
     }
     if (c->flags & kWrite) g_run.wrote = true;
@@ -204,7 +214,7 @@ void script_command_start(CommandContext& cx) {
 }
 
 void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,
-         bool is_function, std::string_view name) {
+         bool is_function, std::string_view name, bool allow_oom) {
   Session& caller = cx.session();
   Session& s = script_session();
   s.db = caller.db;
@@ -218,6 +228,7 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
   g_run.active = true;
   g_run.is_function = is_function;
   g_run.read_only = read_only;
+  g_run.allow_oom = allow_oom;
   g_run.caller = &caller;
   g_run.start_us = monotonic_us();
   g_run.name.assign(name);
@@ -259,7 +270,7 @@ void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
     return cx.reply().error(kErrRoWithWriteFlag);
   }
   run(cx, engine, script->ref, numkeys, ro || (script->flags & kScriptNoWrites), false,
-      std::string_view(sha, 40));
+      std::string_view(sha, 40), (script->flags & kScriptAllowOom) != 0);
 }
 
 void cmd_eval(CommandContext& cx) { eval_generic(cx, false, false); }
@@ -381,7 +392,8 @@ void fcall_generic(CommandContext& cx, bool ro) {
   const size_t numkeys = static_cast<size_t>(n);
   if (ro && !(f->flags & kScriptNoWrites)) return cx.reply().error(kErrRoWithWriteFlag);
   const std::string name = f->name;  // f may go away if the function table changes meanwhile
-  run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name);
+  const bool allow_oom = (f->flags & kScriptAllowOom) != 0;
+  run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name, allow_oom);
 }
 
 void cmd_fcall(CommandContext& cx) { fcall_generic(cx, false); }
@@ -630,7 +642,9 @@ std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }
 
-bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+namespace {
+// The script's declared flags for admission; false when the script or function is unknown.
+bool admission_script_flags(const CommandSpec& c, std::span<const std::string_view> args, uint32_t* out) {
   if (args.size() < 2) return false;
   uint32_t flags;
   if (c.handler == cmd_fcall || c.handler == cmd_fcall_ro) {
@@ -649,7 +663,21 @@ bool script_admission_writes(const CommandSpec& c, std::span<const std::string_v
   } else {
     return false;
   }
+  *out = flags;
+  return true;
+}
+}  // namespace
+
+bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+  uint32_t flags;
+  if (!admission_script_flags(c, args, &flags)) return false;
   return !(flags & (kScriptEvalCompat | kScriptNoWrites));
+}
+
+bool script_admission_denyoom(const CommandSpec& c, std::span<const std::string_view> args) {
+  uint32_t flags;
+  if (!admission_script_flags(c, args, &flags)) return false;
+  return !(flags & (kScriptEvalCompat | kScriptNoWrites | kScriptAllowOom));
 }
 
 ScriptingMemory scripting_memory() {

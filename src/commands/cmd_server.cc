@@ -523,8 +523,8 @@ void cmd_info(CommandContext& cx) {
 void cmd_dbsize(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(cx.db().size())); }
 
 // FLUSHDB/FLUSHALL take at most one of ASYNC / SYNC (none: lazyfree-lazy-user-flush decides).
-// Keel flushes synchronously either way; an ASYNC flush counts its keys in lazyfreed_objects,
-// as Redis's lazyfree thread does. Both are propagated even when nothing was removed.
+// An ASYNC flush hands the dbs' tables to the lazyfree thread (keyspace/lazyfree.h), which
+// counts their keys in lazyfreed_objects. Both are propagated even when nothing was removed.
 bool flush_mode(CommandContext& cx, bool* async) {
   *async = command_options().lazyfree_lazy_user_flush;
   if (cx.argc() == 1) return true;
@@ -543,9 +543,8 @@ bool flush_mode(CommandContext& cx, bool* async) {
 void cmd_flushdb(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
-  const size_t removed = cx.db().flush();
+  cx.db().flush(async);
   tracking_flushed();  // every tracking client drops everything (the table is not per db)
-  if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   cx.reply().ok();
 }
@@ -553,9 +552,8 @@ void cmd_flushdb(CommandContext& cx) {
 void cmd_flushall(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
-  const size_t removed = keyspace().flush_all();
+  keyspace().flush_all(async);
   tracking_flushed();
-  if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   flushall_snapshot();
   cx.reply().ok();

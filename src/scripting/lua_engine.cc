@@ -31,6 +31,7 @@ int luaopen_bit(lua_State* L);
 #include <mutex>
 #include <thread>
 
+#include "base/lazyfree.h"
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
@@ -875,7 +876,7 @@ struct LuaEngine::Protected {
 };
 
 // ---- Background closing (FLUSH ASYNC) ------------------------------------------------------------
-// One thread, started on first use, closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
+// The lazyfree thread (base/lazyfree.h) closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
 // ASYNC hand over, so a big state (many scripts, big tables kept in upvalues) is not freed on
 // the reply path (Redis's lazyfree thread). A handed-over state shares nothing with the server:
 // its allocator no longer counts into the engine (plain_alloc), the collector settings and
@@ -890,93 +891,23 @@ void* plain_alloc(void*, void* ptr, size_t, size_t nsize) {
   return realloc(ptr, nsize);
 }
 
-class LuaCloser {
- public:
-  ~LuaCloser() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    work_.notify_one();
-    if (thread_.joinable()) thread_.join();  // closes what is still queued first
-  }
-
-  void close_later(lua_State* L, uint64_t objects) {
-    pending_ += objects;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      queue_.push_back(Job{L, objects});
-      if (!thread_.joinable()) start();
-    }
-    work_.notify_one();
-  }
-
-  void drain() {
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
-  }
-
-  LuaLazyfreeStats stats() const { return LuaLazyfreeStats{pending_.load(), freed_.load()}; }
-  void reset_stats() { freed_ = 0; }
-
- private:
-  struct Job {
-    lua_State* L;
-    uint64_t objects;
-  };
-
-  // Asynchronous signals stay with the main thread (libuv's handlers, the BGSAVE child's exit);
-  // faults are still reported where they happen.
-  void start() {
-    sigset_t all, old;
-    sigfillset(&all);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigdelset(&all, sig);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    thread_ = std::thread([this] { run(); });
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    pthread_setname_np(thread_.native_handle(), "lua_lazyfree");
-  }
-
-  void run() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (true) {
-      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      const Job job = queue_.front();
-      queue_.pop_front();
-      busy_ = true;
-      lock.unlock();
-      // A full collection first with the collector in its normal mode, as close() does
-      // (CVE-2024-46981).
-      lua_gc(job.L, LUA_GCCOLLECT, 0);
-      lua_close(job.L);
-      pending_ -= job.objects;
-      freed_ += job.objects;
-      lock.lock();
-      busy_ = false;
-      idle_.notify_all();
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable work_, idle_;
-  std::deque<Job> queue_;
-  bool busy_ = false;
-  bool stop_ = false;
-  std::thread thread_;
-  std::atomic<uint64_t> pending_{0}, freed_{0};
-};
-
-LuaCloser& closer() {
-  static LuaCloser c;
-  return c;
+// Runs on the lazyfree thread (base/lazyfree.h).
+void close_state_job(void* arg) {
+  lua_State* L = static_cast<lua_State*>(arg);
+  // A full collection first with the collector in its normal mode, as close() does
+  // (CVE-2024-46981).
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  lua_close(L);
 }
 
 }  // namespace
 
-LuaLazyfreeStats lua_lazyfree_stats() { return closer().stats(); }
-void lua_lazyfree_reset_stats() { closer().reset_stats(); }
-void lua_lazyfree_drain() { closer().drain(); }
+LuaLazyfreeStats lua_lazyfree_stats() {
+  const LazyfreeStats st = lazyfree_stats();
+  return LuaLazyfreeStats{st.pending, st.freed};
+}
+void lua_lazyfree_reset_stats() { lazyfree_reset_stats(); }
+void lua_lazyfree_drain() { lazyfree_drain(); }
 
 // ---- LuaEngine ---------------------------------------------------------------------------------
 
@@ -998,7 +929,7 @@ void LuaEngine::reset(bool async, uint64_t lazyfree_objects) {
   if (async && L_) {
     restore_library_state(L_);  // touches the sandbox's globals: main thread only
     lua_setallocf(L_, plain_alloc, nullptr);
-    closer().close_later(L_, lazyfree_objects);
+    lazyfree_submit(close_state_job, L_, lazyfree_objects);
     L_ = nullptr;
   }
   close();

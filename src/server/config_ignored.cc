@@ -12,14 +12,13 @@ namespace config_detail {
 namespace {
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
-  bool activerehashing = true, lazyfree_eviction = false;
+  bool activerehashing = true;
   bool replica_lazy_flush = false;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool activedefrag = false;
   bool replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
-  int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
@@ -32,7 +31,7 @@ struct Misc {
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
-  int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
+  int64_t repl_diskless_sync_max_replicas = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
   // Replication (comes later): the master given by replicaof, Redis's defaults.
@@ -136,7 +135,6 @@ bool check_proc_title(const Directive&, const Args& args, std::string* err) {
 
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
-  v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
   v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                false));
   v->push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
@@ -160,12 +158,6 @@ void add_ignored_bools(std::vector<Directive>* v) {
 }
 
 void add_ignored_numbers(std::vector<Directive>* v) {
-  v->push_back(n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(misc().eviction_tenacity),
-               Num::kI64, 0, 100, "10"));
-  v->push_back(n("lfu-log-factor", nullptr, 0, KEEL_REF(misc().lfu_log_factor), Num::kI64, 0,
-               kIntMax, "10"));
-  v->push_back(n("lfu-decay-time", nullptr, 0, KEEL_REF(misc().lfu_decay_time), Num::kI64, 0,
-               kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
   v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,
@@ -186,8 +178,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "10"));
   v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
                KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
-  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent,
-               KEEL_REF(misc().maxmemory_clients), Num::kI64, -100, kLongMax, "0"));
   v->push_back(n("repl-ping-replica-period", "repl-ping-slave-period", 0,
                KEEL_REF(misc().repl_ping_replica_period), Num::kI64, 1, kIntMax, "10"));
   v->push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),

@@ -14,8 +14,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/admission.h"
 #include "base/fork.h"
 #include "base/glob.h"
+#include "base/lazyfree.h"
 #include "base/log.h"
 #include "base/memory.h"
 #include "base/numbers.h"
@@ -32,6 +34,7 @@
 #include "commands/pubsub.h"
 #include "commands/slowlog.h"
 #include "ds/hashtable.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/aof.h"
 #include "persistence/persistence.h"
@@ -256,6 +259,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   Server* s = static_cast<Server*>(p->data);
   // Flushing may close clients, which edits pending_; work on a detached list.
   // Clients over their output buffer limits go first: what they are owed is dropped.
+  if (KEEL_UNLIKELY(server_options().maxmemory_clients != 0)) s->evict_clients();
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
   }
@@ -274,6 +278,15 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr) && !s->in_busy_poll_ &&
       tracking_before_sleep_pending()) {
     tracking_before_sleep();
+  }
+  // The memory ceiling: the used-memory figure is re-read once per iteration, and an eviction
+  // cut short by its time budget goes on (keyspace/evict.h).
+  if (KEEL_UNLIKELY(g_admission_gates.maxmemory) && !s->in_busy_poll_) {
+    eviction_continue();
+    if (eviction_pending()) uv_idle_start(&s->evict_idle_, [](uv_idle_t*) {});  // poll, no sleep
+  }
+  if (KEEL_UNLIKELY(uv_is_active(reinterpret_cast<uv_handle_t*>(&s->evict_idle_))) && !eviction_pending()) {
+    uv_idle_stop(&s->evict_idle_);
   }
   // The AOF is written (and with appendfsync always, fsynced) before any reply of this
   // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.
@@ -547,6 +560,7 @@ int Server::run() {
   }
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
+  uv_idle_init(loop_, &evict_idle_);
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
@@ -613,7 +627,8 @@ void Server::config_resetstat() {
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
   dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
-  lua_lazyfree_reset_stats();          // and the Lua states' share of lazyfreed_objects
+  lazyfree_reset_stats();              // and the lazyfree thread's share of lazyfreed_objects
+  eviction_stats() = EvictionStats{};  // total_eviction_exceeded_time
 }
 
 namespace {
@@ -937,6 +952,43 @@ bool Server::check_output_limits(Client* c) {
   close_asap_.push_back(c);
   stats_.client_output_buffer_limit_disconnections++;
   return true;
+}
+
+// Redis 7.0's client eviction: the limit is maxmemory-clients, or that percentage of maxmemory
+// (none without maxmemory), at least 128 KB; the memory of a client is what clients_memory() counts for it
+// (its block, query and output buffers). The biggest evictable client goes first.
+void Server::evict_clients() {
+  const int64_t v = server_options().maxmemory_clients;
+  uint64_t limit = 0;
+  if (v > 0) {
+    limit = static_cast<uint64_t>(v);
+  } else if (eviction_options().maxmemory != 0) {
+    limit = eviction_options().maxmemory * static_cast<uint64_t>(-v) / 100;
+  }
+  if (limit == 0) return;
+  // Redis's floor: a tiny setting must not cut every client off.
+  if (limit < 128 * 1024) limit = 128 * 1024;
+  auto mem = [](const Client* c) {
+    return allocation_size(c) + c->query.capacity() + c->out.capacity() + c->inflight.capacity();
+  };
+  for (;;) {
+    uint64_t total = 0;
+    Client* biggest = nullptr;
+    size_t biggest_mem = 0;
+    for (const auto& [id, c] : clients_) {
+      if (c->closing || c->close_asap) continue;
+      const size_t m = mem(c);
+      total += m;
+      if (c->session.flags & Session::kNoEvict) continue;
+      if (c == busy_caller_ || m <= biggest_mem) continue;
+      biggest = c;
+      biggest_mem = m;
+    }
+    if (total <= limit || biggest == nullptr) return;
+    stats_.evicted_clients++;
+    biggest->close_asap = true;
+    close_asap_.push_back(biggest);
+  }
 }
 
 // ---- Scripts past busy-reply-threshold ---------------------------------------------------------

@@ -22,6 +22,7 @@ struct ServerStats {
   uint64_t net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
+  uint64_t evicted_clients = 0;  // maxmemory-clients
   // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
   int64_t last_sample_ms = 0;
   uint64_t last_sample_ops = 0;
@@ -78,6 +79,9 @@ class Server : public ServerApi {
   // soft one for longer than its seconds, schedules c to close before the next sleep. True when c
   // is (now) scheduled to close.
   bool check_output_limits(Client* c);
+  // maxmemory-clients: while the clients' memory is over the limit, the biggest evictable
+  // client (normal or pub/sub, without CLIENT NO-EVICT) is closed. Before each sleep.
+  void evict_clients();
 
   std::string client_line(const Client* c) const;  // one CLIENT LIST line
 
@@ -99,6 +103,9 @@ class Server : public ServerApi {
   std::vector<uv_tcp_t*> listeners_;
   uv_timer_t cron_timer_;
   uv_prepare_t before_sleep_;
+  // Keeps the loop from sleeping while an eviction cut short by its time budget has more to
+  // do (Redis's zero-delay eviction timer): active only then.
+  uv_idle_t evict_idle_;
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;
