@@ -24,7 +24,6 @@
 namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 namespace {
 

@@ -292,25 +292,19 @@ void cmd_object_freq(CommandContext& cx) {
 }
 
 void cmd_object_help(CommandContext& cx) {
-  static constexpr const char* kLines[] = {
-      "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "ENCODING <key>",
-      "    Return the kind of internal representation used in order to store the value",
-      "    associated with a <key>.",
-      "FREQ <key>",
-      "    Return the access frequency index of the <key>. The returned integer is",
-      "    proportional to the logarithm of the recent access frequency of the key.",
-      "IDLETIME <key>",
-      "    Return the idle time of the <key>, that is the approximated number of",
-      "    seconds elapsed since the last access to the key.",
-      "REFCOUNT <key>",
-      "    Return the number of references of the value associated with the specified",
-      "    <key>.",
-      "HELP",
-      "    Prints this help.",
-  };
-  cx.reply().array(std::size(kLines));
-  for (const char* l : kLines) cx.reply().simple(l);
+  reply_help(cx, "OBJECT",
+             {"ENCODING <key>",
+              "    Return the kind of internal representation used in order to store the value",
+              "    associated with a <key>.",
+              "FREQ <key>",
+              "    Return the access frequency index of the <key>. The returned integer is",
+              "    proportional to the logarithm of the recent access frequency of the key.",
+              "IDLETIME <key>",
+              "    Return the idle time of the <key>, that is the approximated number of",
+              "    seconds elapsed since the last access to the key.",
+              "REFCOUNT <key>",
+              "    Return the number of references of the value associated with the specified",
+              "    <key>."});
 }
 
 // ---- EXPIRE family ------------------------------------------------------------------------------

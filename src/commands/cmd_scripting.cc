@@ -34,7 +34,6 @@
 namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 // Defined in cmd_persistence.cc.
 void cmd_function_dump(CommandContext& cx);
 void cmd_function_restore(CommandContext& cx);

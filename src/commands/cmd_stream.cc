@@ -11,6 +11,7 @@
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "types/stream_type.h"
 
 namespace keel {
@@ -876,29 +877,22 @@ void cmd_xgroup_delconsumer(CommandContext& cx) {
   cx.notify(kNotifyStream, "xgroup-delconsumer", cx.arg(2));
 }
 
-void reply_help(CommandContext& cx, std::initializer_list<const char*> lines) {
-  cx.reply().array(lines.size());
-  for (const char* l : lines) cx.reply().simple(l);
-}
-
 void cmd_xgroup_help(CommandContext& cx) {
-  reply_help(cx, {"XGROUP <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                  "CREATE <key> <groupname> <id|$> [option]",
-                  "    Create a new consumer group. Options are:",
-                  "    * MKSTREAM",
-                  "      Create the empty stream if it does not exist.",
-                  "    * ENTRIESREAD entries_read",
-                  "      Set the group's entries_read counter (internal use).",
-                  "CREATECONSUMER <key> <groupname> <consumer>",
-                  "    Create a new consumer in the specified group.",
-                  "DELCONSUMER <key> <groupname> <consumer>",
-                  "    Remove the specified consumer.",
-                  "DESTROY <key> <groupname>",
-                  "    Remove the specified group.",
-                  "SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
-                  "    Set the current group ID and entries_read counter.",
-                  "HELP",
-                  "    Prints this help."});
+  reply_help(cx, "XGROUP",
+             {"CREATE <key> <groupname> <id|$> [option]",
+              "    Create a new consumer group. Options are:",
+              "    * MKSTREAM",
+              "      Create the empty stream if it does not exist.",
+              "    * ENTRIESREAD entries_read",
+              "      Set the group's entries_read counter (internal use).",
+              "CREATECONSUMER <key> <groupname> <consumer>",
+              "    Create a new consumer in the specified group.",
+              "DELCONSUMER <key> <groupname> <consumer>",
+              "    Remove the specified consumer.",
+              "DESTROY <key> <groupname>",
+              "    Remove the specified group.",
+              "SETID <key> <groupname> <id|$> [ENTRIESREAD entries_read]",
+              "    Set the current group ID and entries_read counter."});
 }
 
 // ---- XACK / XPENDING / XCLAIM / XAUTOCLAIM -----------------------------------------------------
@@ -1438,15 +1432,13 @@ void cmd_xinfo_consumers(CommandContext& cx) {
 }
 
 void cmd_xinfo_help(CommandContext& cx) {
-  reply_help(cx, {"XINFO <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-                  "CONSUMERS <key> <groupname>",
-                  "    Show consumers of <groupname>.",
-                  "GROUPS <key>",
-                  "    Show the stream consumer groups.",
-                  "STREAM <key> [FULL [COUNT <count>]",
-                  "    Show information about the stream.",
-                  "HELP",
-                  "    Prints this help."});
+  reply_help(cx, "XINFO",
+             {"CONSUMERS <key> <groupname>",
+              "    Show consumers of <groupname>.",
+              "GROUPS <key>",
+              "    Show the stream consumer groups.",
+              "STREAM <key> [FULL [COUNT <count>]",
+              "    Show information about the stream."});
 }
 
 constexpr uint32_t kRW = kWrite | kDenyOom;

@@ -9,6 +9,7 @@
 //   unit changed (propagate.h) and the pub/sub messages held back for the unit's own client.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -96,6 +97,10 @@ void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::st
 // The command whose handler is running (the innermost one inside EXEC or a script), or null
 // between commands: for the crash report.
 CommandContext* current_command();
+
+// A subcommand HELP reply as Redis writes it: "<NAME> <subcommand> [<arg> [value] [opt] ...].
+// Subcommands are:", the lines, then "HELP" / "    Prints this help." (cmd_server.cc).
+void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 // Set while a script that ran past busy-reply-threshold lets the server process events
 // (cmd_scripting.cc): every command without the allow_busy flag is answered with `error`.
