@@ -604,6 +604,17 @@ int64_t fields_block(CommandContext& cx, size_t at, std::string_view count_error
   return n;
 }
 
+// HGETDEL / HGETEX: the FIELDS block at `at` and the reply array for its fields. False when
+// there is nothing more to do: a bad block (error sent) or a missing hash (one null per field).
+bool begin_field_replies(CommandContext& cx, size_t at, bool exists) {
+  const int64_t n = fields_block(cx, at, kErrNumFieldsPositive);
+  if (n == 0) return false;
+  cx.reply().array(static_cast<size_t>(n));
+  if (exists) return true;
+  for (int64_t i = 0; i < n; i++) cx.reply().null();
+  return false;
+}
+
 enum TtlCond { kCondNone = 0, kCondNx = 1, kCondXx = 2, kCondGt = 4, kCondLt = 8 };
 
 // HEXPIRE / HPEXPIRE / HEXPIREAT / HPEXPIREAT key time [NX|XX|GT|LT] FIELDS numfields field...
@@ -763,13 +774,7 @@ void cmd_hpersist(CommandContext& cx) {
 void cmd_hgetdel(CommandContext& cx) {
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   if (slot && !cx.check_type(slot.obj(), Type::kHash)) return;
-  const int64_t n = fields_block(cx, 2, kErrNumFieldsPositive);
-  if (n == 0) return;
-  cx.reply().array(static_cast<size_t>(n));
-  if (!slot) {
-    for (int64_t i = 0; i < n; i++) cx.reply().null();
-    return;
-  }
+  if (!begin_field_replies(cx, 2, static_cast<bool>(slot))) return;
   Object& o = *slot;
   const int64_t old_len = static_cast<int64_t>(HashType::size(o));
   const bool ttls = HashType::has_field_ttls(o);
@@ -831,13 +836,7 @@ void cmd_hgetex(CommandContext& cx) {
   } else if (mode == kPersist) {
     at = 3;
   }
-  const int64_t n = fields_block(cx, at, kErrNumFieldsPositive);
-  if (n == 0) return;
-  cx.reply().array(static_cast<size_t>(n));
-  if (!slot) {
-    for (int64_t i = 0; i < n; i++) cx.reply().null();
-    return;
-  }
+  if (!begin_field_replies(cx, at, static_cast<bool>(slot))) return;
   Object& o = *slot;
   const int64_t old_len = static_cast<int64_t>(HashType::size(o));
   if (mode != kNone) HashType::enable_field_ttls(o);
