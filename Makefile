@@ -111,13 +111,14 @@ FUZZ_BUILD    := build-fuzz
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CXXFLAGS := -std=c++20 -O1 -g -fno-omit-frame-pointer -Wall -Wextra $(WERROR) \
                  -DKEEL_NO_JEMALLOC -Isrc -I/usr/include/lua5.1
-FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value rdb_load
+FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value rdb_load hll
 FUZZ_BASE     := src/base/crash.cc src/base/log.cc src/base/memory.cc src/base/numbers.cc src/base/util_random.cc
 # Library sources (besides FUZZ_BASE) and libraries each target links.
 FUZZ_SRCS_resp_parser   := src/protocol/resp_parser.cc
 FUZZ_SRCS_inline_parser := src/protocol/resp_parser.cc
 FUZZ_SRCS_listpack      := src/ds/listpack.cc
 FUZZ_SRCS_intset        := src/ds/intset.cc
+FUZZ_SRCS_hll           := src/ds/hyperloglog.cc
 FUZZ_SRCS_ziplist       := src/ds/ziplist.cc src/ds/listpack.cc
 FUZZ_SRCS_quicklist     := src/ds/quicklist.cc src/ds/listpack.cc
 FUZZ_LIBS_quicklist     := -llzf

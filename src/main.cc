@@ -12,6 +12,7 @@
 #include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/acl.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
@@ -127,6 +128,22 @@ int main(int argc, char** argv) {
   set_hash_seed(random_u64());
   keyspace().init(command_options().databases);
   init_command_table();
+  acl_init();  // numbers the command rows for the ACL bitmaps; the default user
+  if (!acl_options().aclfile.empty() && !acl_options().config_users.empty()) {
+    LOG_WARNING("Configuring Redis with users defined in redis.conf and at the same setting an ACL file path is invalid. This setup is very likely to lead to configuration errors and security holes, please define either an ACL file or declare users directly in your redis.conf, but not both.");
+    return 1;
+  }
+  if (!acl_options().aclfile.empty()) {
+    const std::string acl_err = acl_load_file(acl_options().aclfile);
+    if (!acl_err.empty()) {
+      LOG_WARNING("Aborting Redis startup because of ACL errors: %s", acl_err.c_str());
+      return 1;
+    }
+  } else if (const std::string acl_err = acl_load_config_users(); !acl_err.empty()) {
+    LOG_WARNING("%s", acl_err.c_str());
+    LOG_WARNING("Critical error while loading ACLs. Exiting.");
+    return 1;
+  }
   install_persistence_hooks();  // the RDB code reaches FUNCTION libraries through these
   persistence_options().redis_ver = kRedisCompatVersion;
   pubsub_init();  // keyspace notifications publish through pub/sub

@@ -3,8 +3,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+
+#include "base/assert.h"
 
 #ifndef KEEL_NO_JEMALLOC
 #include <jemalloc/jemalloc.h>  // also declares malloc_usable_size
@@ -18,10 +21,11 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes();
 
 namespace keel {
 
-size_t used_memory() {
+namespace {
+// What the allocator's statistics say is allocated now.
+size_t allocator_allocated_now() {
 #ifndef KEEL_NO_JEMALLOC
-  // stats.allocated is refreshed by bumping the epoch; that costs a few microseconds, so callers
-  // on hot paths (maxmemory checks) should cache the value per event-loop iteration.
+  // stats.allocated is refreshed by bumping the epoch, which costs a few microseconds.
   uint64_t epoch = 1;
   size_t sz = sizeof(epoch);
   mallctl("epoch", &epoch, &sz, &epoch, sz);
@@ -36,6 +40,72 @@ size_t used_memory() {
   return mi.uordblks + mi.hblkhd;
 #endif
 }
+}  // namespace
+
+namespace {
+// This thread's jemalloc counters (thread.allocatedp / thread.deallocatedp): pointers read
+// once per thread, after which a read is a load.
+struct ThreadCounters {
+  const uint64_t* allocated = nullptr;
+  const uint64_t* deallocated = nullptr;
+  bool ready = false;
+};
+thread_local ThreadCounters t_counters;
+
+const ThreadCounters& thread_counters() {
+  ThreadCounters& t = t_counters;
+  if (KEEL_UNLIKELY(!t.ready)) {
+    t.ready = true;
+#ifndef KEEL_NO_JEMALLOC
+    uint64_t* p = nullptr;
+    size_t sz = sizeof(p);
+    if (mallctl("thread.allocatedp", &p, &sz, nullptr, 0) == 0) t.allocated = p;
+    sz = sizeof(p);
+    if (mallctl("thread.deallocatedp", &p, &sz, nullptr, 0) == 0) t.deallocated = p;
+#endif
+  }
+  return t;
+}
+
+// The maxmemory figure: stats.allocated once, then exact per-thread deltas. stats.allocated
+// itself is not re-read: it counts the regions parked in thread caches as allocated, so mixing
+// a fresh read with exact deltas would make a just-freed key look still allocated (and
+// eviction overshoot).
+struct FastFigure {
+  bool ready = false;
+  size_t base = 0;
+  uint64_t base_net = 0;  // the main thread's allocated - deallocated at `base`
+};
+FastFigure g_fast;
+std::atomic<int64_t> g_foreign{0};  // net bytes other threads reported (memory_add_foreign)
+}  // namespace
+
+int64_t thread_net_allocated() {
+  const ThreadCounters& t = thread_counters();
+  if (!t.allocated || !t.deallocated) return 0;
+  return static_cast<int64_t>(*t.allocated - *t.deallocated);
+}
+
+void memory_add_foreign(int64_t delta) { g_foreign.fetch_add(delta, std::memory_order_relaxed); }
+
+size_t used_memory_fast() {
+  const ThreadCounters& t = thread_counters();
+  if (!t.allocated || !t.deallocated) return allocator_allocated_now();
+  FastFigure& f = g_fast;
+  if (KEEL_UNLIKELY(!f.ready)) {
+    f.ready = true;
+    f.base = allocator_allocated_now();
+    f.base_net = *t.allocated - *t.deallocated;
+  }
+  // Unsigned wrap-around keeps the difference right when this thread freed more than it
+  // allocated since the base was taken.
+  const uint64_t delta = (*t.allocated - *t.deallocated) - f.base_net;
+  const int64_t v = static_cast<int64_t>(f.base) + static_cast<int64_t>(delta) +
+                    g_foreign.load(std::memory_order_relaxed);
+  return v > 0 ? static_cast<size_t>(v) : 0;
+}
+
+size_t used_memory() { return used_memory_fast(); }
 
 size_t rss_memory() {
   FILE* f = fopen("/proc/self/statm", "r");

@@ -8,7 +8,19 @@
 
 namespace keel {
 
-size_t used_memory();       // bytes allocated by the program (jemalloc stats.allocated)
+// Bytes allocated by the program: what INFO used_memory reports and maxmemory is compared
+// with. jemalloc's stats.allocated when first asked, then exact per-thread deltas (see
+// used_memory_fast); the allocator's own figure is in allocator_stats().
+size_t used_memory();
+// The figure itself: jemalloc's stats.allocated when first asked, plus what the calling (main)
+// thread allocated minus what it freed since, read from jemalloc's per-thread counters (two
+// loads, no epoch bump), plus what other threads reported through memory_add_foreign (the
+// lazyfree thread). Without jemalloc (sanitizer builds) it is used_memory().
+size_t used_memory_fast();
+// The calling thread's bytes allocated minus freed, ever (0 without jemalloc): a thread that
+// frees the main thread's memory measures itself around the work and reports the difference.
+int64_t thread_net_allocated();
+void memory_add_foreign(int64_t delta);
 size_t rss_memory();        // resident set size from /proc/self/statm
 uint64_t thread_allocated_bytes();  // jemalloc thread.allocated; 0 when unavailable
 const char* allocator_name();

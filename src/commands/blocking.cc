@@ -42,6 +42,7 @@ struct Blocked {
   Type type = Type::kList;
   int64_t deadline = 0;  // ms, 0 = none
   uint64_t seq = 0;      // arrival order (tie-break in the deadline index)
+  const char* gone_error = nullptr;  // reply when a key goes away (XREADGROUP)
 };
 
 using Queue = std::deque<Blocked*>;
@@ -79,6 +80,7 @@ void mark_ready(int dbid, std::string_view key) {
 
 void on_key_created(int dbid, std::string_view key) { mark_ready(dbid, key); }
 
+// Every key waited on in these dbs may have changed (SWAPDB; FLUSHDB / FLUSHALL with a == b).
 void on_dbs_swapped(int a, int b) {
   Registry& r = reg();
   for (int db : {a, b}) {
@@ -89,10 +91,13 @@ void on_dbs_swapped(int a, int b) {
   }
 }
 
+void on_emptied(int dbid) { on_dbs_swapped(dbid, dbid); }
+
 void update_hooks() {
   const bool on = !reg().by_session.empty();
   g_keyspace_hooks.key_created = on ? on_key_created : nullptr;
   g_keyspace_hooks.dbs_swapped = on ? on_dbs_swapped : nullptr;
+  g_keyspace_hooks.emptied = on ? on_emptied : nullptr;
 }
 
 // Removes b from every structure and frees it; the session is no longer blocked.
@@ -208,7 +213,7 @@ bool blocking_may_block(CommandContext& cx) {
 bool blocking_reblocked() { return reg().reblocked; }
 
 void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type type,
-                   int64_t deadline_ms) {
+                   int64_t deadline_ms, std::span<const std::string_view> argv, const char* gone_error) {
   Registry& r = reg();
   Session& s = cx.session();
   if (r.serving && r.serving->s == &s) {  // the served handler found nothing: stay as we are
@@ -220,11 +225,13 @@ void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type ty
   Blocked* b = owned.get();
   b->s = &s;
   b->cmd = &cx.command();
-  b->argv.assign(cx.args().begin(), cx.args().end());
+  if (argv.empty()) argv = cx.args();
+  b->argv.assign(argv.begin(), argv.end());
   b->views.assign(b->argv.begin(), b->argv.end());
   b->dbid = s.db->id();
   b->type = type;
   b->deadline = deadline_ms;
+  b->gone_error = gone_error;
   b->seq = r.next_seq++;
   if (r.waiting.size() <= static_cast<size_t>(b->dbid)) r.waiting.resize(static_cast<size_t>(b->dbid) + 1);
   KeyQueues& kq = r.waiting[static_cast<size_t>(b->dbid)];
@@ -273,8 +280,14 @@ void blocking_serve_ready(ServerApi& api) {
         if (bi == r.by_seq.end()) continue;  // served meanwhile through another key
         Blocked* b = bi->second;
         const Object* o = db.find(kr, Db::kNoTouch | Db::kNoStats | Db::kNoNotify);
-        if (o == nullptr) break;               // gone: the rest keep waiting
-        if (o->type() != b->type) continue;    // waits for another type (BLPOP vs BZPOPMIN)
+        if (o == nullptr || o->type() != b->type) {
+          if (b->gone_error) {  // XREADGROUP: its stream is gone
+            const char* err = b->gone_error;
+            finish_with(b, api, true, [err](ReplyWriter& w) { w.error(err); });
+            continue;
+          }
+          continue;  // gone (the others keep waiting), or waits for another type (BLPOP vs BZPOPMIN)
+        }
         serve(b, api);
       }
     }

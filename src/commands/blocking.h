@@ -47,8 +47,13 @@ bool blocking_reblocked();
 // Blocks cx's session on the keys at argument indexes `key_args` of cx (in the session's
 // current db) until `deadline_ms` (0 = forever), waiting for a key of type `type`. Copies
 // the arguments. The handler must not write a reply after calling this.
+// `argv`, when given, is saved instead of cx's arguments (XREAD saves `$` as the ID it meant).
+// `gone_error`, when given, is the error the session gets if one of its keys is deleted or gets
+// another type while it waits (XREADGROUP: "UNBLOCKED the stream key no longer exists"), instead
+// of waiting on.
 void block_on_keys(CommandContext& cx, std::span<const size_t> key_args, Type type,
-                   int64_t deadline_ms);
+                   int64_t deadline_ms, std::span<const std::string_view> argv = {},
+                   const char* gone_error = nullptr);
 
 // True when a key some session waits for became ready since the last serve.
 extern bool g_blocking_ready_pending;

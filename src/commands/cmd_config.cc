@@ -2,6 +2,7 @@
 // server/config*.cc behind ServerApi::config_*; these handlers only shape the replies.
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "commands/server_api.h"
 
 namespace keel {
@@ -46,21 +47,15 @@ void cmd_config_rewrite(CommandContext& cx) {
 
 // CONFIG HELP -> the subcommand list as status lines (Redis's exact text).
 void cmd_config_help(CommandContext& cx) {
-  static constexpr const char* kHelp[] = {
-      "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "GET <pattern>",
-      "    Return parameters matching the glob-like <pattern> and their values.",
-      "SET <directive> <value>",
-      "    Set the configuration <directive> to <value>.",
-      "RESETSTAT",
-      "    Reset statistics reported by the INFO command.",
-      "REWRITE",
-      "    Rewrite the configuration file.",
-      "HELP",
-      "    Prints this help.",
-  };
-  cx.reply().array(std::size(kHelp));
-  for (const char* line : kHelp) cx.reply().simple(line);
+  reply_help(cx, "CONFIG",
+             {"GET <pattern>",
+              "    Return parameters matching the glob-like <pattern> and their values.",
+              "SET <directive> <value>",
+              "    Set the configuration <directive> to <value>.",
+              "RESETSTAT",
+              "    Reset statistics reported by the INFO command.",
+              "REWRITE",
+              "    Rewrite the configuration file."});
 }
 
 constexpr uint32_t kConfigFlags = kAdmin | kNoScript | kLoading | kStale;

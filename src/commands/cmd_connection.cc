@@ -9,6 +9,7 @@
 
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
@@ -23,7 +24,6 @@
 namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 namespace {
 
@@ -69,28 +69,28 @@ void redact(CommandContext& cx, size_t i) {
   a = "(redacted)";
 }
 
-// The default user's check. Without requirepass the default user is "nopass": any password
-// works for `AUTH default <anything>`.
-bool password_ok(std::string_view user, std::string_view pass) {
-  if (user != "default") return false;
-  const std::string& want = command_options().requirepass;
-  return want.empty() || pass == want;
+// AUTH / HELLO AUTH: the user's password check (commands/acl.h); a failure is logged in ACL LOG.
+bool authenticate(Session& s, std::string_view user, std::string_view pass, const char* cmd) {
+  AclUser* u = acl_authenticate(s, user, pass, cmd);
+  if (!u) return false;
+  acl_attach(s, u);
+  s.authenticated = true;
+  return true;
 }
 
 // AUTH [username] password
 void cmd_auth(CommandContext& cx) {
   if (cx.argc() > 3) return cx.reply().error(kErrSyntax);
   const bool with_user = cx.argc() == 3;
-  const std::string_view user = with_user ? cx.arg(1) : std::string_view("default");
-  const std::string_view pass = cx.arg(with_user ? 2 : 1);
+  const std::string user(with_user ? cx.arg(1) : std::string_view("default"));
+  const std::string pass(cx.arg(with_user ? 2 : 1));
   for (size_t i = 1; i < cx.argc(); i++) redact(cx, i);
-  if (!with_user && command_options().requirepass.empty()) {
+  if (!with_user && acl_default_user()->nopass) {
     return cx.reply().error(
         "ERR AUTH <password> called without any password configured for the default user. Are "
         "you sure your configuration is correct?");
   }
-  if (!password_ok(user, pass)) return cx.reply().error(kErrWrongPass);
-  cx.session().authenticated = true;
+  if (!authenticate(cx.session(), user, pass, "auth")) return cx.reply().error(kErrWrongPass);
   cx.reply().ok();
 }
 
@@ -118,7 +118,8 @@ void cmd_hello(CommandContext& cx) {
     if (ver < 2 || ver > 3) return cx.reply().error("NOPROTO unsupported protocol version");
     i = 2;
   }
-  std::string_view user, pass, name;
+  std::string user, pass;
+  std::string_view name;
   bool has_auth = false, has_name = false;
   for (; i < cx.argc(); i++) {
     const bool more = i + 1 < cx.argc();
@@ -139,8 +140,7 @@ void cmd_hello(CommandContext& cx) {
     }
   }
   if (has_auth) {
-    if (!password_ok(user, pass)) return cx.reply().error(kErrWrongPass);
-    s.authenticated = true;
+    if (!authenticate(s, user, pass, "hello")) return cx.reply().error(kErrWrongPass);
   }
   if (!s.authenticated) {
     return cx.reply().error(
@@ -185,7 +185,7 @@ void cmd_reset(CommandContext& cx) {
   // CLIENT NO-EVICT survives RESET in Redis; NO-TOUCH does not.
   s.flags &= ~(Session::kReplyOff | Session::kReplySkipNext | Session::kMonitor |
                Session::kNoTouch | Session::kMulti);
-  s.authenticated = command_options().requirepass.empty();
+  acl_session_init(s);  // back to the default user
   pubsub_drop_session(s);  // leaves every channel, pattern and shard channel
   tracking_drop_session(s);  // CLIENT TRACKING off
   multi_drop_session(s);   // discards a MULTI queue, unwatches every key

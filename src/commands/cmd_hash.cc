@@ -56,6 +56,21 @@ void drop_expired_field(CommandContext& cx, Object& o, std::string_view field) {
   (void)removed;
 }
 
+// HGETDEL / HGETEX: the value and TTL of a live field. A missing field, or one whose TTL has
+// passed (deleted when expiry may run, and counted in *expired), is answered null here and
+// false is returned.
+bool read_live_field(CommandContext& cx, Object& o, bool ttls, int64_t now, std::string_view f,
+                     HashScratch& s, std::string_view* v, int64_t* ttl, int64_t* expired) {
+  const bool found = ttls ? HashType::get_with_ttl(o, f, s, v, ttl) : HashType::get(o, f, s, v);
+  if (found && !ttl_passed(*ttl, now)) return true;
+  if (found && may_expire()) {
+    drop_expired_field(cx, o, f);
+    (*expired)++;
+  }
+  cx.reply().null();
+  return false;
+}
+
 // Lazy expiry of fields met by a read (Redis 7.4's hashTypeGetValue): a field whose TTL passed
 // reads as absent and is deleted. finish() makes the one KEYSIZES update and the events
 // ("hexpired", then "del" when the hash was emptied) for all of them; no dirty count, so a read
@@ -589,6 +604,17 @@ int64_t fields_block(CommandContext& cx, size_t at, std::string_view count_error
   return n;
 }
 
+// HGETDEL / HGETEX: the FIELDS block at `at` and the reply array for its fields. False when
+// there is nothing more to do: a bad block (error sent) or a missing hash (one null per field).
+bool begin_field_replies(CommandContext& cx, size_t at, bool exists) {
+  const int64_t n = fields_block(cx, at, kErrNumFieldsPositive);
+  if (n == 0) return false;
+  cx.reply().array(static_cast<size_t>(n));
+  if (exists) return true;
+  for (int64_t i = 0; i < n; i++) cx.reply().null();
+  return false;
+}
+
 enum TtlCond { kCondNone = 0, kCondNx = 1, kCondXx = 2, kCondGt = 4, kCondLt = 8 };
 
 // HEXPIRE / HPEXPIRE / HEXPIREAT / HPEXPIREAT key time [NX|XX|GT|LT] FIELDS numfields field...
@@ -748,13 +774,7 @@ void cmd_hpersist(CommandContext& cx) {
 void cmd_hgetdel(CommandContext& cx) {
   Db::Slot slot = cx.db().find_for_write(cx.key(1));
   if (slot && !cx.check_type(slot.obj(), Type::kHash)) return;
-  const int64_t n = fields_block(cx, 2, kErrNumFieldsPositive);
-  if (n == 0) return;
-  cx.reply().array(static_cast<size_t>(n));
-  if (!slot) {
-    for (int64_t i = 0; i < n; i++) cx.reply().null();
-    return;
-  }
+  if (!begin_field_replies(cx, 2, static_cast<bool>(slot))) return;
   Object& o = *slot;
   const int64_t old_len = static_cast<int64_t>(HashType::size(o));
   const bool ttls = HashType::has_field_ttls(o);
@@ -765,19 +785,7 @@ void cmd_hgetdel(CommandContext& cx) {
     HashScratch s;
     std::string_view v;
     int64_t ttl = 0;
-    const bool found = ttls ? HashType::get_with_ttl(o, f, s, &v, &ttl) : HashType::get(o, f, s, &v);
-    if (!found) {
-      cx.reply().null();
-      continue;
-    }
-    if (ttl_passed(ttl, now)) {
-      if (may_expire()) {
-        drop_expired_field(cx, o, f);
-        expired++;
-      }
-      cx.reply().null();
-      continue;
-    }
+    if (!read_live_field(cx, o, ttls, now, f, s, &v, &ttl, &expired)) continue;
     cx.reply().bulk(v);
     HashType::remove(o, f);
     deleted++;
@@ -828,13 +836,7 @@ void cmd_hgetex(CommandContext& cx) {
   } else if (mode == kPersist) {
     at = 3;
   }
-  const int64_t n = fields_block(cx, at, kErrNumFieldsPositive);
-  if (n == 0) return;
-  cx.reply().array(static_cast<size_t>(n));
-  if (!slot) {
-    for (int64_t i = 0; i < n; i++) cx.reply().null();
-    return;
-  }
+  if (!begin_field_replies(cx, at, static_cast<bool>(slot))) return;
   Object& o = *slot;
   const int64_t old_len = static_cast<int64_t>(HashType::size(o));
   if (mode != kNone) HashType::enable_field_ttls(o);
@@ -846,19 +848,7 @@ void cmd_hgetex(CommandContext& cx) {
     HashScratch s;
     std::string_view v;
     int64_t ttl = 0;
-    const bool found = ttls ? HashType::get_with_ttl(o, f, s, &v, &ttl) : HashType::get(o, f, s, &v);
-    if (!found) {
-      cx.reply().null();
-      continue;
-    }
-    if (ttl_passed(ttl, now)) {
-      if (may_expire()) {
-        drop_expired_field(cx, o, f);
-        expired++;
-      }
-      cx.reply().null();
-      continue;
-    }
+    if (!read_live_field(cx, o, ttls, now, f, s, &v, &ttl, &expired)) continue;
     cx.reply().bulk(v);
     if (mode == kPersist) {
       if (ttl != 0) {

@@ -16,6 +16,7 @@
 #include "commands/dispatch.h"
 #include "commands/scan_cursor.h"
 #include "commands/server_api.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 
 namespace keel {
@@ -24,16 +25,14 @@ namespace {
 // ---- DEL UNLINK EXISTS TYPE TOUCH ---------------------------------------------------------------
 
 // DEL key [key ...] -> integer: keys actually removed (a repeated key counts once). UNLINK (and
-// DEL with lazyfree-lazy-user-del) frees synchronously too, but counts in lazyfreed_objects
-// the values Redis would hand to its lazyfree thread.
+// DEL with lazyfree-lazy-user-del) hands a big value to the lazyfree thread (keyspace/lazyfree.h).
 void cmd_del(CommandContext& cx) {
   const bool lazy = cx.command().name[0] == 'u' || command_options().lazyfree_lazy_user_del;
   int64_t removed = 0;
   for (size_t i = 1; i < cx.argc(); i++) {
     Db::Slot slot = cx.db().find_for_write(cx.key(i));
     if (!slot) continue;
-    if (lazy) count_lazyfree(slot.obj());
-    cx.db().remove(slot);
+    cx.db().remove(slot, lazy);
     removed++;
     cx.notify(kNotifyGeneric, "del", cx.arg(i));
   }
@@ -254,13 +253,7 @@ constexpr std::string_view kErrLfu =
     "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
     "switching between policies at runtime LRU and LFU data will take some time to adjust.";
 
-// True when maxmemory-policy is one of the LFU ones. Asked through CONFIG GET, so this works
-// whether or not the eviction options exist yet (absent = noeviction). Not a hot path.
-bool lfu_policy(CommandContext& cx) {
-  const std::string_view name = "maxmemory-policy";
-  auto v = cx.server().config_get(std::span<const std::string_view>(&name, 1));
-  return !v.empty() && v[0].second.find("lfu") != std::string::npos;
-}
+bool lfu_policy(CommandContext&) { return lfu_policy_active(); }
 
 // OBJECT's key lookup: no LRU update and no keymiss event (Redis's objectCommandLookup).
 Object* object_lookup(CommandContext& cx) {
@@ -295,30 +288,23 @@ void cmd_object_freq(CommandContext& cx) {
   Object* o = object_lookup(cx);
   if (!o) return cx.reply().null();
   if (!lfu_policy(cx)) return cx.reply().error(kErrNoLfu);
-  // TODO(keyspace): LFU counters arrive with eviction; until then every key reports 0.
-  cx.reply().integer(0);
+  cx.reply().integer(lfu_decayed_counter(o));
 }
 
 void cmd_object_help(CommandContext& cx) {
-  static constexpr const char* kLines[] = {
-      "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "ENCODING <key>",
-      "    Return the kind of internal representation used in order to store the value",
-      "    associated with a <key>.",
-      "FREQ <key>",
-      "    Return the access frequency index of the <key>. The returned integer is",
-      "    proportional to the logarithm of the recent access frequency of the key.",
-      "IDLETIME <key>",
-      "    Return the idle time of the <key>, that is the approximated number of",
-      "    seconds elapsed since the last access to the key.",
-      "REFCOUNT <key>",
-      "    Return the number of references of the value associated with the specified",
-      "    <key>.",
-      "HELP",
-      "    Prints this help.",
-  };
-  cx.reply().array(std::size(kLines));
-  for (const char* l : kLines) cx.reply().simple(l);
+  reply_help(cx, "OBJECT",
+             {"ENCODING <key>",
+              "    Return the kind of internal representation used in order to store the value",
+              "    associated with a <key>.",
+              "FREQ <key>",
+              "    Return the access frequency index of the <key>. The returned integer is",
+              "    proportional to the logarithm of the recent access frequency of the key.",
+              "IDLETIME <key>",
+              "    Return the idle time of the <key>, that is the approximated number of",
+              "    seconds elapsed since the last access to the key.",
+              "REFCOUNT <key>",
+              "    Return the number of references of the value associated with the specified",
+              "    <key>."});
 }
 
 // ---- EXPIRE family ------------------------------------------------------------------------------

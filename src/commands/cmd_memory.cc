@@ -10,13 +10,13 @@
 #include "base/memory.h"
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "commands/server_api.h"
 #include "keyspace/keyspace.h"
 
 namespace keel {
 
 // Defined in cmd_server.cc.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 namespace {
 

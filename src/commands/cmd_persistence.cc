@@ -10,6 +10,7 @@
 #include "commands/dispatch.h"
 #include "commands/server_api.h"
 #include "commands/tracking.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "base/log.h"
 #include "persistence/persistence.h"
@@ -83,11 +84,7 @@ void cmd_dump(CommandContext& cx) {
   cx.reply().bulk(rdb_dump_payload(*o, po.rdb_version, po.rdbcompression));
 }
 
-bool lfu_policy(CommandContext& cx) {
-  const std::string_view name = "maxmemory-policy";
-  auto v = cx.server().config_get({&name, 1});
-  return !v.empty() && v[0].second.find("lfu") != std::string::npos;
-}
+bool lfu_policy(CommandContext&) { return lfu_policy_active(); }
 
 // RESTORE key ttl payload [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]. Checks in
 // Redis's order: options, BUSYKEY, ttl, payload footer, payload body.
@@ -141,6 +138,10 @@ void cmd_restore(CommandContext& cx) {
   if (idle >= 0 && !lfu_policy(cx)) {
     const uint32_t now = g_clock.lru_clock;
     slot.obj()->set_lru(now - static_cast<uint32_t>(std::min<int64_t>(idle, now)));
+  }
+  if (freq >= 0 && lfu_policy(cx)) {
+    // Redis's objectSetLRUOrLFU: the counter as given, stamped with the current minute.
+    slot.obj()->set_lru((static_cast<uint32_t>(g_clock.now_ms / 60000) & 65535) << 8 | static_cast<uint32_t>(freq));
   }
   cx.notify(kNotifyGeneric, "restore", key.name);
   cx.reply().ok();

@@ -7,13 +7,13 @@
 
 #include "commands/command.h"
 #include "commands/command_table.h"
+#include "commands/dispatch.h"
 #include "commands/propagate.h"
 #include "commands/pubsub.h"
 
 namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 namespace {
 

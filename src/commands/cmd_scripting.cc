@@ -19,6 +19,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/command.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -33,7 +34,6 @@
 namespace keel {
 
 // Defined in cmd_server.cc: the HELP reply layout every container shares.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 // Defined in cmd_persistence.cc.
 void cmd_function_dump(CommandContext& cx);
 void cmd_function_restore(CommandContext& cx);
@@ -69,6 +69,7 @@ struct RunState {
   bool is_function = false;
   bool read_only = false;  // EVAL_RO / FCALL_RO / no-writes flag: write commands fail
   bool wrote = false;      // a write command ran: SCRIPT KILL refuses (UNKILLABLE)
+  bool allow_oom = false;  // allow-oom flag: deny-oom commands run over maxmemory too
   bool killed = false;
   bool shutdown = false;
   bool busy = false;       // ran past busy-reply-threshold
@@ -101,6 +102,18 @@ class Host final : public ScriptHost {
     if ((c->flags & kNoScript) && !debug_options().disable_deny_scripts) {  // DEBUG SET-DISABLE-DENY-SCRIPTS
       return out.append("-ERR This Redis command is not allowed from script\r\n");
     }
+    // ACL: every command a script runs is checked for the caller's user (context lua); the
+    // text is Redis 7.2's ("ACL failure in script: " + the reason).
+    if (KEEL_UNLIKELY(g_run.caller != nullptr && (g_run.caller->flags & Session::kAclRestricted))) {
+      std::string acl_err;
+      if (!acl_admit(*g_run.caller, *c, args, server_api(), "lua", &acl_err)) {
+        if (acl_err.rfind("NOPERM ", 0) == 0) acl_err.erase(0, 7);
+        out.append("-ERR ACL failure in script: ");
+        out.append(acl_err.data(), acl_err.size());
+        return out.append("\r\n");
+      }
+    }
+    // (Redis's order: the ACL check comes before the write checks.)
     // Redis counts may-replicate commands (PUBLISH, SPUBLISH) as writes for read-only scripts.
     if ((c->flags & (kWrite | kMayReplicate)) && g_run.read_only) {
       return out.append("-ERR Write commands are not allowed from read-only scripts.\r\n");
@@ -116,11 +129,29 @@ class Host final : public ScriptHost {
       out.append(aof_write_error());
       return out.append("\r\n");
     }
+    // Over maxmemory when the script started (admission's verdict), a deny-oom command fails
+    // unless the script already wrote (it cannot stop half-way then) or declared allow-oom
+    // (Redis's scriptVerifyOOM).
+    if ((c->flags & kDenyOom) && KEEL_UNLIKELY(g_pre_command_oom) && g_admission_gates.maxmemory &&
+        !g_run.allow_oom && !g_run.wrote) {
+      out.append("-");
+      out.append(kErrOom.data(), kErrOom.size());
+      return out.append("\r\n");
+    }
     if (c->flags & kWrite) g_run.wrote = true;
     Session& s = script_session();
     s.resp = resp;
     writer_.reset(&out, resp);
     keel::call(s, args, nullptr, writer_, server_api(), *c);
+  }
+
+  int acl_check(std::span<const std::string_view> args) override {
+    const CommandSpec* c = resolve_command(args);
+    if (!c || (!c->parent && !c->subcommands.empty() && args.size() >= 2)) return -1;
+    const AclUser* u = (g_run.caller && g_run.caller->user) ? g_run.caller->user : acl_default_user();
+    if (!u) return 1;
+    std::string object;
+    return keel::acl_check(*u, *c, args, &object) == AclDeny::kOk ? 1 : 0;
   }
 
   const char* poll() override {
@@ -182,7 +213,7 @@ void script_command_start(CommandContext& cx) {
 }
 
 void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool read_only,
-         bool is_function, std::string_view name) {
+         bool is_function, std::string_view name, bool allow_oom) {
   Session& caller = cx.session();
   Session& s = script_session();
   s.db = caller.db;
@@ -196,6 +227,7 @@ void run(CommandContext& cx, LuaEngine& engine, int ref, size_t numkeys, bool re
   g_run.active = true;
   g_run.is_function = is_function;
   g_run.read_only = read_only;
+  g_run.allow_oom = allow_oom;
   g_run.caller = &caller;
   g_run.start_us = monotonic_us();
   g_run.name.assign(name);
@@ -237,7 +269,7 @@ void eval_generic(CommandContext& cx, bool by_sha, bool ro) {
     return cx.reply().error(kErrRoWithWriteFlag);
   }
   run(cx, engine, script->ref, numkeys, ro || (script->flags & kScriptNoWrites), false,
-      std::string_view(sha, 40));
+      std::string_view(sha, 40), (script->flags & kScriptAllowOom) != 0);
 }
 
 void cmd_eval(CommandContext& cx) { eval_generic(cx, false, false); }
@@ -359,7 +391,8 @@ void fcall_generic(CommandContext& cx, bool ro) {
   const size_t numkeys = static_cast<size_t>(n);
   if (ro && !(f->flags & kScriptNoWrites)) return cx.reply().error(kErrRoWithWriteFlag);
   const std::string name = f->name;  // f may go away if the function table changes meanwhile
-  run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name);
+  const bool allow_oom = (f->flags & kScriptAllowOom) != 0;
+  run(cx, function_engine(), f->ref, numkeys, ro || (f->flags & kScriptNoWrites), true, name, allow_oom);
 }
 
 void cmd_fcall(CommandContext& cx) { fcall_generic(cx, false); }
@@ -602,11 +635,15 @@ bool script_command_may_write(const CommandSpec& c, std::span<const std::string_
   return may_write_impl(c, args);
 }
 
+bool is_script_session(const Session* s) { return s == &script_session(); }
+
 std::span<CommandSpec> scripting_commands() { return kScriptingCommands; }
 
 LuaEngine& functions_for_persistence() { return function_engine(); }
 
-bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+namespace {
+// The script's declared flags for admission; false when the script or function is unknown.
+bool admission_script_flags(const CommandSpec& c, std::span<const std::string_view> args, uint32_t* out) {
   if (args.size() < 2) return false;
   uint32_t flags;
   if (c.handler == cmd_fcall || c.handler == cmd_fcall_ro) {
@@ -625,7 +662,21 @@ bool script_admission_writes(const CommandSpec& c, std::span<const std::string_v
   } else {
     return false;
   }
+  *out = flags;
+  return true;
+}
+}  // namespace
+
+bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args) {
+  uint32_t flags;
+  if (!admission_script_flags(c, args, &flags)) return false;
   return !(flags & (kScriptEvalCompat | kScriptNoWrites));
+}
+
+bool script_admission_denyoom(const CommandSpec& c, std::span<const std::string_view> args) {
+  uint32_t flags;
+  if (!admission_script_flags(c, args, &flags)) return false;
+  return !(flags & (kScriptEvalCompat | kScriptNoWrites | kScriptAllowOom));
 }
 
 ScriptingMemory scripting_memory() {

@@ -23,5 +23,14 @@ struct CommandSpec;
 // EVALSHA / FCALL / FCALL_RO whose script has a shebang, or whose function exists, is a write
 // command unless it declares no-writes. False for every other command and for unknown scripts.
 bool script_admission_writes(const CommandSpec& c, std::span<const std::string_view> args);
+// As Redis's scriptFlagsToCmdFlags decides deny-oom: EVAL* / FCALL* of a script or function
+// that declares flags, none of them allow-oom or no-writes. A script without a shebang is
+// checked per redis.call instead (script_call_oom below).
+bool script_admission_denyoom(const CommandSpec& c, std::span<const std::string_view> args);
+
+struct Session;
+// True for the session scripts run their commands with (Redis's CLIENT_SCRIPT): SORT sorts a
+// set it would otherwise return unsorted.
+bool is_script_session(const Session* s);
 
 }  // namespace keel

@@ -24,6 +24,7 @@
 #include "ds/listpack.h"
 #include "ds/quicklist.h"
 #include "commands/command.h"
+#include "commands/acl.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
@@ -522,8 +523,8 @@ void cmd_info(CommandContext& cx) {
 void cmd_dbsize(CommandContext& cx) { cx.reply().integer(static_cast<int64_t>(cx.db().size())); }
 
 // FLUSHDB/FLUSHALL take at most one of ASYNC / SYNC (none: lazyfree-lazy-user-flush decides).
-// Keel flushes synchronously either way; an ASYNC flush counts its keys in lazyfreed_objects,
-// as Redis's lazyfree thread does. Both are propagated even when nothing was removed.
+// An ASYNC flush hands the dbs' tables to the lazyfree thread (keyspace/lazyfree.h), which
+// counts their keys in lazyfreed_objects. Both are propagated even when nothing was removed.
 bool flush_mode(CommandContext& cx, bool* async) {
   *async = command_options().lazyfree_lazy_user_flush;
   if (cx.argc() == 1) return true;
@@ -542,9 +543,8 @@ bool flush_mode(CommandContext& cx, bool* async) {
 void cmd_flushdb(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
-  const size_t removed = cx.db().flush();
+  cx.db().flush(async);
   tracking_flushed();  // every tracking client drops everything (the table is not per db)
-  if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   cx.reply().ok();
 }
@@ -552,9 +552,8 @@ void cmd_flushdb(CommandContext& cx) {
 void cmd_flushall(CommandContext& cx) {
   bool async;
   if (!flush_mode(cx, &async)) return;
-  const size_t removed = keyspace().flush_all();
+  keyspace().flush_all(async);
   tracking_flushed();
-  if (async) dispatch_stats().lazyfreed_objects += removed;
   cx.force_propagation();
   flushall_snapshot();
   cx.reply().ok();
@@ -603,6 +602,9 @@ void cmd_shutdown(CommandContext& cx) {
   if ((save && nosave) || (abort && cx.argc() > 2)) return cx.reply().error(kErrSyntax);
   std::string err = cx.server().shutdown(nosave, save, now, force, abort);
   if (!err.empty()) return cx.reply().error(err);
+  // Redis exits inside the command: nothing this client pipelined after it may run (its reply
+  // could leave in the final flush while the write reached neither the AOF nor the last save).
+  if (!abort) cx.session().flags |= Session::kCloseAfterReply;
 }
 
 // MONITOR: +OK, then every command the server runs, one line each.
@@ -680,7 +682,10 @@ std::vector<const char*> flag_names(const CommandSpec& c) {
   return out;
 }
 
+}  // namespace
+
 // ACL categories in Redis's listing order; the implicit ones come from the command flags.
+// Also the source of the ACL rules' categories (commands/acl.h).
 std::vector<const char*> acl_categories(const CommandSpec& c) {
   const uint32_t f = c.flags, a = c.acl;
   std::vector<const char*> out;
@@ -710,6 +715,8 @@ std::vector<const char*> acl_categories(const CommandSpec& c) {
   add(a & kAclScripting, "@scripting");
   return out;
 }
+
+namespace {
 
 bool has_acl_category(const CommandSpec& c, std::string_view cat) {
   for (const char* n : acl_categories(c)) {

@@ -7,11 +7,11 @@
 #include "commands/command.h"
 #include "commands/command_table.h"
 #include "commands/replication_api.h"
+#include "commands/dispatch.h"
 
 namespace keel {
 
 // Defined in cmd_server.cc.
-void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 namespace {
 

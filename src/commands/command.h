@@ -235,6 +235,7 @@ struct CommandSpec {
   // "config|get" for subcommands, else name (errors, commandstats, slowlog).
   const char* full_name = nullptr;
   uint8_t n_key_specs = 0;  // used entries of `keys`
+  uint16_t acl_id = 0;      // index in the ACL command bitmaps (commands/acl.h)
   // ---- Row fields again ----
   // Where the keys are and how they are used (COMMAND INFO, GETKEYS, the batch prefetch).
   KeySpec keys[kMaxKeySpecs] = {};

@@ -100,6 +100,7 @@ void init_command_table() {
            keys_commands(),
            string_commands(),
            bitmap_commands(),
+           hll_commands(),
            config_commands(),
            pubsub_commands(),
            multi_commands(),
@@ -107,12 +108,16 @@ void init_command_table() {
            hash_commands(),
            set_commands(),
            zset_commands(),
+           geo_commands(),
+           sort_commands(),
+           stream_commands(),
            scripting_commands(),
            persistence_commands(),
            standalone_commands(),
            memory_commands(),
            latency_commands(),
            replication_commands(),
+           acl_commands(),
        }) {
     add_stats(family, nullptr);
     for (CommandSpec& c : family) g_table.commands.push_back(&c);

@@ -15,6 +15,7 @@ std::span<CommandSpec> server_commands();
 std::span<CommandSpec> keys_commands();
 std::span<CommandSpec> string_commands();
 std::span<CommandSpec> bitmap_commands();
+std::span<CommandSpec> hll_commands();       // PF*
 std::span<CommandSpec> config_commands();
 std::span<CommandSpec> pubsub_commands();
 std::span<CommandSpec> scripting_commands();
@@ -23,11 +24,15 @@ std::span<CommandSpec> list_commands();
 std::span<CommandSpec> hash_commands();
 std::span<CommandSpec> set_commands();
 std::span<CommandSpec> zset_commands();
+std::span<CommandSpec> geo_commands();       // GEO*
+std::span<CommandSpec> sort_commands();      // SORT SORT_RO
+std::span<CommandSpec> stream_commands();    // X*
 std::span<CommandSpec> persistence_commands();
 std::span<CommandSpec> standalone_commands();  // ROLE CLUSTER MODULE
 std::span<CommandSpec> memory_commands();      // MEMORY
 std::span<CommandSpec> latency_commands();     // LATENCY
 std::span<CommandSpec> replication_commands(); // REPLCONF PSYNC SYNC REPLICAOF SLAVEOF WAIT
+std::span<CommandSpec> acl_commands();         // ACL (cmd_acl.cc)
 // Lets persistence/ list and load FUNCTION libraries (cmd_persistence.cc); call at start-up.
 void install_persistence_hooks();
 

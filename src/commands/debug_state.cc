@@ -10,6 +10,7 @@
 //   set     xor every member (order-free)
 //   zset    per member: e = 0, mix(e, member), mix(e, score as fpconv_dtoa prints it), xor(d, e)
 //   hash    per field: e = 0, mix(e, field), mix(e, value), xor(d, e)
+//   stream  per live entry, in ID order: mix "ms.seq", then mix each field and value
 // and finally xor(d, "!!expire!!") when the key has a TTL. The dataset digest starts at zero;
 // for every non-empty database it mixes the db number (4 bytes, big-endian), then for each key
 // k: e = 0, mix(e, key), apply the value steps to e, xor(final, e).
@@ -27,6 +28,7 @@
 #include "types/list_type.h"
 #include "types/set_type.h"
 #include "types/zset_type.h"
+#include "types/stream_type.h"
 
 namespace keel {
 
@@ -125,6 +127,23 @@ void digest_object(Digest d, const Object& o) {
         digest_xor(d, std::string_view(reinterpret_cast<const char*>(e), 20));
       });
       break;
+    case Type::kStream: {
+      StreamIterator it(const_cast<Stream&>(StreamType::get(o)), StreamID{}, StreamID::max(), false);
+      StreamID id;
+      int64_t nf;
+      while (it.next(&id, &nf)) {
+        char ib[48];
+        digest_mix(d, std::string_view(ib, static_cast<size_t>(snprintf(ib, sizeof(ib), "%llu.%llu",
+                                                                          static_cast<unsigned long long>(id.ms),
+                                                                          static_cast<unsigned long long>(id.seq)))));
+        it.for_each_field([&](const LpEntry& f, const LpEntry& v) {
+          char fb[kLpIntBufSize], vb[kLpIntBufSize];
+          digest_mix(d, f.str(fb));
+          digest_mix(d, v.str(vb));
+        });
+      }
+      break;
+    }
     default:
       break;
   }

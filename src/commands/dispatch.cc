@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -22,7 +23,7 @@
 #include "commands/server_api.h"
 #include "commands/slowlog.h"
 #include "commands/tracking.h"
-#include "ds/quicklist.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/aof.h"
@@ -58,25 +59,14 @@ constinit DispatchStats g_dispatch_stats;
 
 constinit ExecUnit g_exec_unit;
 
+constinit bool g_pre_command_oom = false;
+
 BusyState& busy_state() {
   static BusyState state;
   return state;
 }
 
 CommandContext* current_command() { return g_current_command; }
-
-void count_lazyfree(const Object* o) {
-  constexpr size_t kLazyfreeThreshold = 64;  // Redis's LAZYFREE_THRESHOLD
-  size_t effort = 1;
-  switch (o->encoding()) {
-    case Encoding::kQuicklist: effort = static_cast<const Quicklist*>(o->ptr())->node_count(); break;
-    case Encoding::kHashtable:
-    case Encoding::kHashtableEx:
-    case Encoding::kSkiplist: effort = static_cast<size_t>(object_length(o)); break;
-    default: break;
-  }
-  if (effort > kLazyfreeThreshold) dispatch_stats().lazyfreed_objects++;
-}
 
 void set_server_api(ServerApi* api) { g_api = api; }
 ServerApi& server_api() { return *g_api; }
@@ -269,6 +259,24 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
   return nullptr;
 }
 
+// The memory ceiling (Redis's processCommand with maxmemory set): every command a client sends
+// first lets eviction run; over the ceiling with nothing left to evict, a deny-oom command is
+// refused, and so is any command inside MULTI but EXEC, DISCARD, QUIT and RESET (the queue
+// would grow without bound); EXEC is refused when its queue holds a deny-oom command, EVAL* /
+// FCALL* when the script declares flags without allow-oom or no-writes.
+[[gnu::noinline]] bool oom_refused(Session& s, const CommandSpec& c, std::span<const std::string_view> args) {
+  const bool out_of_memory = perform_evictions() == EvictResult::kFail;
+  g_pre_command_oom = out_of_memory;
+  if (!out_of_memory) return false;
+  const char* name = (c.parent ? c.parent : &c)->name;
+  const bool exec = !strcmp(name, "exec");
+  if (c.flags & kDenyOom) return true;
+  if (exec && multi_queued_denyoom(s)) return true;
+  if ((c.flags & kNoMandatoryKeys) && script_admission_denyoom(c, args)) return true;
+  return (s.flags & Session::kMulti) && !exec && strcmp(name, "discard") != 0 && strcmp(name, "quit") != 0 &&
+         strcmp(name, "reset") != 0;
+}
+
 // Admission with every check: execute_command's path when anything at all is unusual.
 [[gnu::noinline]] int64_t execute_command_slow(Session& s, std::span<const std::string_view> args,
                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
@@ -313,9 +321,21 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
     }
   }
   if (!s.authenticated && !(c->flags & kNoAuth)) return reject_command(s, w, c, muted, mark, kErrNoAuth);
+  // ACL (commands/acl.h): only a session of a restricted user carries kAclRestricted.
+  if (KEEL_UNLIKELY(s.flags & Session::kAclRestricted)) {
+    std::string acl_err;
+    if (!acl_admit(s, *c, args, api, (s.flags & Session::kMulti) ? "multi" : "toplevel", &acl_err)) {
+      return reject_command(s, w, c, muted, mark, acl_err);
+    }
+  }
   // The rare server states (base/admission.h), in Redis's order around the pub/sub context
   // check; none of them set is one load and branch.
   if (KEEL_UNLIKELY(admission_gated())) {
+    // Not while a script is busy (its own commands are not admitted here; the others wait).
+    if (g_admission_gates.maxmemory && !g_admission_gates.busy && outermost && !(s.flags & Session::kMaster) &&
+        oom_refused(s, *c, args)) {
+      return reject_command(s, w, c, muted, mark, kErrOom);
+    }
     // MISCONF after a failed BGSAVE (rdb_bgsave.h): writes, and PING from a client, are
     // refused. A function, or a script with a shebang, is a write unless it declares no-writes.
     // The same after an AOF write or fsync error (aof.h), with the AOF's text.
@@ -365,11 +385,12 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
 }
 
 // Session states that take the full admission (reply modes, subscriptions, MULTI, CLIENT
-// CACHING), and command flags that do (protected commands, containers whose subcommand was
+// CACHING, a user with restricted permissions), and command flags that do (protected commands, containers whose subcommand was
 // not found).
 constexpr uint32_t kAdmissionSessionFlags = Session::kReplyOff | Session::kReplySkipNext |
                                             Session::kReplySkip | Session::kPubSub |
-                                            Session::kMulti | Session::kTrackingCaching;
+                                            Session::kMulti | Session::kTrackingCaching |
+                                            Session::kAclRestricted;
 constexpr uint32_t kAdmissionCommandFlags = kProtected | kContainer;
 }  // namespace
 

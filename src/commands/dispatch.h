@@ -9,6 +9,7 @@
 //   unit changed (propagate.h) and the pub/sub messages held back for the unit's own client.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,7 +26,8 @@ struct CommandOptions {
   int databases = 16;
   bool keysizes_hist_assert = false;  // DEBUG KEYSIZES-HIST-ASSERT: recount after each command
   // lazyfree-lazy-*: which deletion command a deletion the server decides is propagated as
-  // (DEL or UNLINK), as Redis chooses. Keel frees synchronously either way.
+  // (DEL or UNLINK), as Redis chooses; user-del, user-flush and expire also free big values on
+  // the lazyfree thread (keyspace/lazyfree.h). server-del does not yet.
   bool lazyfree_lazy_expire = false;      // expired keys
   bool lazyfree_lazy_server_del = false;  // SPOP emptying a set, ...
   bool lazyfree_lazy_user_del = false;    // DEL is UNLINK, GETDEL propagates UNLINK
@@ -37,17 +39,17 @@ inline CommandOptions& command_options() { return g_command_options; }
 
 struct DispatchStats {
   uint64_t total_commands_processed = 0;
-  // Objects Redis would have freed in its lazyfree thread (INFO lazyfreed_objects): the keys of
-  // FLUSHALL/FLUSHDB ASYNC, and UNLINKed (or lazily deleted) values whose free effort is above
-  // Redis's threshold. Keel frees them at once.
+  // Objects counted in INFO lazyfreed_objects besides what the lazyfree thread counts itself
+  // (base/lazyfree.h): none at present.
   uint64_t lazyfreed_objects = 0;
 };
 extern constinit DispatchStats g_dispatch_stats;
 inline DispatchStats& dispatch_stats() { return g_dispatch_stats; }
-// A value deleted lazily (UNLINK ...): counted in lazyfreed_objects when Redis would free it in
-// the background, i.e. when its free effort (quicklist nodes, hashtable or skiplist entries; 1
-// for everything else) is above 64.
-void count_lazyfree(const Object* o);
+
+// Admission's verdict on memory for the command being run (Redis's pre_command_oom_state): over
+// maxmemory and nothing left to evict. A script started in that state refuses deny-oom
+// redis.call()s until it has written (commands/cmd_scripting.cc).
+extern constinit bool g_pre_command_oom;
 
 // The execution unit: what the outermost call() is running.
 struct ExecUnit {
@@ -95,6 +97,10 @@ void command_unblocked(Session& s, const CommandSpec& c, std::span<const std::st
 // The command whose handler is running (the innermost one inside EXEC or a script), or null
 // between commands: for the crash report.
 CommandContext* current_command();
+
+// A subcommand HELP reply as Redis writes it: "<NAME> <subcommand> [<arg> [value] [opt] ...].
+// Subcommands are:", the lines, then "HELP" / "    Prints this help." (cmd_server.cc).
+void reply_help(CommandContext& cx, const char* upper_name, std::initializer_list<const char*> lines);
 
 // Set while a script that ran past busy-reply-threshold lets the server process events
 // (cmd_scripting.cc): every command without the allow_busy flag is answered with `error`.

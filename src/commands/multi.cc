@@ -8,6 +8,7 @@
 // - FLUSHDB/FLUSHALL/SWAPDB dirty only watchers of keys that exist in the emptied db or, for
 //   SWAPDB, in the db swapped in (with the same expired-key rules as Redis's
 //   touchAllWatchedKeysInDb).
+#include "commands/acl.h"
 #include "commands/multi.h"
 
 #include <cstring>
@@ -44,6 +45,9 @@ struct MultiState {
   // A queued command is a write (a function or shebang script that may write counts): after a
   // failed BGSAVE, MISCONF refuses EXEC itself (Redis's mstate.cmd_flags).
   bool queued_write = false;
+  // A queued command is deny-oom (a shebang script without allow-oom / no-writes counts): over
+  // maxmemory, EXEC itself is refused with -OOM (Redis's mstate.cmd_flags & CMD_DENYOOM).
+  bool queued_denyoom = false;
 };
 
 namespace {
@@ -169,6 +173,9 @@ void multi_queue(Session& s, std::span<const std::string_view> args, const Comma
     if ((c.flags & kWrite) || ((c.flags & kNoMandatoryKeys) && script_admission_writes(c, args))) {
       m.queued_write = true;
     }
+    if ((c.flags & kDenyOom) || ((c.flags & kNoMandatoryKeys) && script_admission_denyoom(c, args))) {
+      m.queued_denyoom = true;
+    }
     m.cmds.push_back({&c, static_cast<uint32_t>(m.args.size()), static_cast<uint32_t>(args.size())});
     for (std::string_view a : args) {
       m.args.emplace_back(m.arena.size(), a.size());
@@ -250,6 +257,7 @@ void multi_discard(Session& s) {
   m.args.clear();
   m.arena.clear();
   m.queued_write = false;
+  m.queued_denyoom = false;
   if (m.arena.capacity() > kKeepArenaBytes || m.cmds.capacity() > kKeepCommands) {
     std::string().swap(m.arena);
     std::vector<QueuedCommand>().swap(m.cmds);
@@ -276,6 +284,7 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
     offs.swap(s.multi->args);
     arena.swap(s.multi->arena);
     s.multi->queued_write = false;
+    s.multi->queued_denyoom = false;
   }
   s.flags &= ~(Session::kMulti | Session::kMultiError | Session::kDirtyCas);
   w.array(cmds.size());
@@ -295,9 +304,20 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
       const auto& [off, len] = offs[q.first_arg + i];
       v[i] = std::string_view(arena.data() + off, len);
     }
+    const std::span<const std::string_view> args(v, q.argc);
+    // ACL rules may have changed since the command was queued: Redis checks again here.
+    if (KEEL_UNLIKELY(s.flags & Session::kAclRestricted)) {
+      std::string why;
+      if (!acl_exec_recheck(s, *q.spec, args, api, &why)) {
+        inner.error(
+            "NOPERM ACLs rules changed between the moment the transaction was accumulated and the "
+            "EXEC call. This command is no longer allowed for the following reason: " + why);
+        continue;
+      }
+    }
     // Admission ran when the command was queued; EXEC's own call() holds the unit (one clock,
     // one propagated transaction, blocking commands do not block).
-    call(s, std::span<const std::string_view>(v, q.argc), nullptr, inner, api, *q.spec);
+    call(s, args, nullptr, inner, api, *q.spec);
   }
   w.set_resp(inner.resp());
   s.last_cmd_name = "exec";
@@ -315,6 +335,10 @@ void multi_exec(Session& s, ReplyWriter& w, ServerApi& api) {
 
 bool multi_queued_write(const Session& s) {
   return (s.flags & Session::kMulti) && s.multi && s.multi->queued_write;
+}
+
+bool multi_queued_denyoom(const Session& s) {
+  return (s.flags & Session::kMulti) && s.multi && s.multi->queued_denyoom;
 }
 
 int64_t multi_queued_count(const Session& s) {

@@ -54,6 +54,8 @@ void multi_drop_session(Session& s);
 // keys, bytes held by the queue.
 // Whether the open transaction has a write queued (EXEC is then refused by MISCONF).
 bool multi_queued_write(const Session& s);
+// Whether the open transaction has a deny-oom command queued (EXEC is then refused by -OOM).
+bool multi_queued_denyoom(const Session& s);
 int64_t multi_queued_count(const Session& s);
 size_t multi_watch_count(const Session& s);
 size_t multi_memory(const Session& s);

@@ -11,6 +11,7 @@
 #include "base/assert.h"
 #include "commands/dispatch.h"
 #include "keyspace/db.h"
+#include "keyspace/evict.h"
 
 namespace keel {
 
@@ -69,6 +70,11 @@ void on_field_expired(int dbid, std::string_view key, std::string_view field) {
   propagate(dbid, {"HDEL", key, field});
 }
 
+// An evicted key is propagated as a deletion of its own (Redis's deleteEvictedKeyAndPropagate).
+void on_evicted(int dbid, std::string_view key) {
+  propagate(dbid, {eviction_options().lazy_eviction ? std::string_view("UNLINK") : std::string_view("DEL"), key});
+}
+
 }  // namespace
 
 void propagation_add_sink(PropagationSink* sink) {
@@ -78,6 +84,7 @@ void propagation_add_sink(PropagationSink* sink) {
   g_unit_end_work = true;
   g_keyspace_hooks.expired = on_expired;
   g_keyspace_hooks.field_expired = on_field_expired;
+  g_keyspace_hooks.evicted = on_evicted;
 }
 
 void propagation_remove_sink(PropagationSink* sink) {
@@ -88,6 +95,7 @@ void propagation_remove_sink(PropagationSink* sink) {
     g_propagating = false;
     g_keyspace_hooks.expired = nullptr;
     g_keyspace_hooks.field_expired = nullptr;
+    g_keyspace_hooks.evicted = nullptr;
     // A unit in progress (DEBUG PROPAGATED OFF inside EXEC) leaves nothing behind for the next.
     g_unit.ops.clear();
     g_unit.store.clear();

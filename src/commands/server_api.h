@@ -11,6 +11,8 @@
 
 namespace keel {
 
+struct AclUser;
+
 struct Session;
 class Buffer;
 
@@ -45,6 +47,11 @@ class ServerApi {
   virtual int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
                               std::string* error) = 0;
   virtual bool client_exists(uint64_t id) = 0;
+  // After ACL SETUSER / DELUSER / LOAD: every session re-derives its admission path
+  // (acl_attach); sessions whose user is gone or in `changed` are closed, and so are those
+  // subscribed to a channel their user no longer allows (acl_session_keeps). `self` (the
+  // session running the ACL command) is closed after its reply.
+  virtual void acl_sessions_update(const Session& /*self*/, std::span<AclUser* const> /*changed*/) {}
   // The session of a connected client (not one being closed), or null: tracking redirection.
   virtual Session* find_session(uint64_t /*id*/) { return nullptr; }
 

@@ -8,6 +8,7 @@
 namespace keel {
 
 class Db;
+struct AclUser;
 struct MultiState;
 struct TrackingState;
 
@@ -23,6 +24,8 @@ struct Session {
   static constexpr uint32_t kMulti = 1u << 8;            // inside MULTI
   static constexpr uint32_t kReplica = 1u << 9;          // a replica after PSYNC/SYNC (flag S)
   static constexpr uint32_t kMaster = 1u << 10;          // our master's stream (flag M): no -READONLY
+  // The session's user has restricted permissions (commands/acl.h): full admission.
+  static constexpr uint32_t kAclRestricted = 1u << 11;
   // Transactions (commands/multi.h). kMultiError: a command was rejected while queueing, EXEC
   // answers EXECABORT. kDirtyCas: a watched key changed, EXEC answers a null array.
   static constexpr uint32_t kMultiError = 1u << 16;
@@ -49,6 +52,7 @@ struct Session {
   Db* db = nullptr;
   int resp = 2;
   bool authenticated = true;
+  AclUser* user = nullptr;  // the authenticated user (commands/acl.h); null: the default user
   uint32_t flags = 0;
   std::string name;      // CLIENT SETNAME
   std::string lib_name;  // CLIENT SETINFO LIB-NAME

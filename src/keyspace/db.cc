@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <string>
 
+#include "base/lazyfree.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "keyspace/lazyfree.h"
 #include "keyspace/notify.h"
 #include "types/hash_type.h"
 
@@ -36,7 +38,7 @@ Object* Db::find(const KeyRef& key, int flags) {
     return nullptr;
   }
   if (!(flags & kNoStats)) keyspace_stats().keyspace_hits++;
-  if (!(flags & kNoTouch) && !g_clock.no_touch) o->set_lru(g_clock.lru_clock);
+  if (!(flags & kNoTouch) && !g_clock.no_touch) touch(o);
   return o;
 }
 
@@ -52,7 +54,7 @@ Db::Slot Db::find_for_write(const KeyRef& key) {
     if (KEEL_UNLIKELY(expired(slot.obj_))) {
       expire_now(slot);
     } else if (!g_clock.no_touch) {
-      slot.obj_->set_lru(g_clock.lru_clock);
+      touch(slot.obj_);
     }
   }
   return slot;
@@ -64,7 +66,32 @@ void Db::expire_now(Slot& slot) {
   keyspace_stats().expired_keys++;
   notify(kNotifyExpired, "expired", slot.obj_->key(), id_);
   if (KEEL_UNLIKELY(g_keyspace_hooks.expired != nullptr)) g_keyspace_hooks.expired(id_, slot.obj_->key());
-  erase_object(slot, object_length(slot.obj_), false);
+  erase_object(slot, object_length(slot.obj_), false, g_keyspace_lazyfree.expire);
+}
+
+size_t Db::sample(bool volatile_only, Object** out, size_t n) const {
+  const ObjectTable& t = volatile_only ? expires_ : keys_;
+  if (t.empty()) return 0;
+  if (n > t.size()) n = t.size();
+  for (size_t i = 0; i < n; i++) out[i] = t.random_entry(random_u64());
+  return n;
+}
+
+bool Db::evict(std::string_view key, bool lazy) {
+  const KeyRef k = KeyRef::of(key);
+  Slot slot;
+  slot.key_ = k;
+  slot.pos_ = keys_.find_position(k.name, k.hash);
+  slot.epoch_ = ++epoch_;
+  if (!slot.pos_.found()) return false;
+  slot.obj_ = slot.pos_.entry();
+  keyspace_stats().evicted_keys++;
+  notify(kNotifyEvicted, "evicted", key, id_);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.evicted != nullptr)) g_keyspace_hooks.evicted(id_, key);
+  // Not a change the dirty counter counts (Redis propagates it as a DEL instead), but WATCH and
+  // client-side caching see it.
+  erase_object(slot, object_length(slot.obj_), false, lazy);
+  return true;
 }
 
 void Db::signal_hooks(std::string_view key) const {
@@ -74,7 +101,7 @@ void Db::signal_hooks(std::string_view key) const {
 
 void Db::insert(Slot& slot, Object* obj) {
   KEEL_DCHECK(slot.obj_ == nullptr);
-  obj->set_lru(g_clock.lru_clock);
+  obj->set_lru(KEEL_UNLIKELY(g_clock.lfu) ? lfu_initial() : g_clock.lru_clock);
   ensure_pos(slot);
   keys_.insert(slot.pos_, obj);
   if (KEEL_UNLIKELY(obj->has_expire())) expires_.insert(obj, slot.key_.hash);
@@ -115,7 +142,8 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   Object* old = slot.obj_;
   ensure_pos(slot);
   hist_.update(old->type(), object_length(old), obj->type(), object_length(obj));
-  obj->set_lru(g_clock.lru_clock);
+  // Under LFU a replaced value keeps the key's counter (Redis's dbOverwrite).
+  obj->set_lru(KEEL_UNLIKELY(g_clock.lfu) ? old->lru() : g_clock.lru_clock);
   if (keep_ttl) {
     if (old->has_expire()) {
       obj = Object::with_expire(obj, old->expire_ms());  // may move obj (not in a table yet)
@@ -148,7 +176,7 @@ void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl, bool expi
       expires_.erase(o->key(), slot.key_.hash);
       o->clear_expire_field();
     }
-    o->set_lru(g_clock.lru_clock);
+    if (!g_clock.lfu) o->set_lru(g_clock.lru_clock);
     hist_.update(old_type, old_len, Type::kString, static_cast<int64_t>(value.size()));
     signal(o->key());
     return;
@@ -156,7 +184,7 @@ void Db::set_string(Slot& slot, std::string_view value, bool keep_ttl, bool expi
   overwrite(slot, Object::create_string(o->key(), value, expire_room || (keep_ttl && o->has_expire())), keep_ttl);
 }
 
-void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
+void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty, bool lazy) {
   Object* o = slot.obj_;
   ensure_pos(slot);
   hist_.update(o->type(), old_len, o->type(), KeySizes::kAbsent);
@@ -167,10 +195,16 @@ void Db::erase_object(Slot& slot, int64_t old_len, bool count_dirty) {
   slot.epoch_ = 0;
   epoch_++;
   signal(slot.key_.name, count_dirty);
-  Object::destroy(o);
+  // A blocked XREADGROUP learns that its stream is gone (commands/blocking.cc).
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, slot.key_.name);
+  if (KEEL_UNLIKELY(lazy)) {
+    free_object_lazily(o);
+  } else {
+    Object::destroy(o);
+  }
 }
 
-void Db::remove(Slot& slot) { erase_object(slot, object_length(slot.obj_)); }
+void Db::remove(Slot& slot, bool lazy) { erase_object(slot, object_length(slot.obj_), true, lazy); }
 
 bool Db::remove(const KeyRef& key) {
   Slot slot = find_for_write(key);
@@ -182,7 +216,7 @@ bool Db::remove(const KeyRef& key) {
 bool Db::length_changed(Slot& slot, int64_t old_len) {
   Object* o = slot.obj_;
   const int64_t new_len = object_length(o);
-  if (new_len == 0 && o->type() != Type::kString) {
+  if (new_len == 0 && o->type() != Type::kString && o->type() != Type::kStream) {  // streams stay
     erase_object(slot, old_len);  // one update: (type, old_len) -> absent
     return true;
   }
@@ -240,6 +274,7 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   hist_.update(o->type(), len, o->type(), KeySizes::kAbsent);
   hfe_note_gone(o);
   signal(from.key_.name);
+  if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, from.key_.name);
   Object* n = Object::rekey(o, to.key_.name);
   dst.hfe_note_added(n);
   dst.ensure_pos(to);
@@ -254,17 +289,37 @@ void Db::move_to(Slot& from, Db& dst, Slot& to) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(dst.id_, n->key());
 }
 
-size_t Db::flush() {
+namespace {
+// A flushed database's tables on their way to the lazyfree thread.
+struct DetachedTables {
+  ObjectTable keys, expires;
+};
+void free_tables_job(void* arg) {
+  auto* t = static_cast<DetachedTables*>(arg);
+  t->expires.clear([](Object*) {});
+  t->keys.clear([](Object* o) { Object::destroy(o); });
+  delete t;
+}
+}  // namespace
+
+size_t Db::flush(bool async) {
   if (g_keyspace_hooks.flushed) g_keyspace_hooks.flushed(id_, -1);
   const size_t removed = keys_.size();
-  expires_.clear([](Object*) {});
-  keys_.clear([](Object* o) { Object::destroy(o); });
+  if (async && removed > 0) {
+    // The tables move out whole (O(1) here); the thread frees every object and bucket.
+    auto* t = new DetachedTables{std::move(keys_), std::move(expires_)};
+    lazyfree_submit(free_tables_job, t, removed);
+  } else {
+    expires_.clear([](Object*) {});
+    keys_.clear([](Object* o) { Object::destroy(o); });
+  }
   hist_.clear();
   hfe_min_.clear();
   hfe_by_time_.clear();
   expire_cursor_ = 0;
   avg_ttl_ = 0;
   keyspace_stats().dirty += removed;
+  if (KEEL_UNLIKELY(g_keyspace_hooks.emptied != nullptr) && removed) g_keyspace_hooks.emptied(id_);
   return removed;
 }
 

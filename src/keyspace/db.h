@@ -61,12 +61,18 @@ struct KeyspaceHooks {
   // Whole db about to be emptied (with_dbid -1) or swapped with db with_dbid (SWAPDB calls it
   // for both sides, before anything changes, so the hook can see what each key was).
   void (*flushed)(int dbid, int with_dbid) = nullptr;
-  // A key was created or its value replaced whole (insert, overwrite, move_to's destination):
-  // blocked clients waiting on it may be served (commands/blocking.cc). Null when nobody is
+  // A key was created, its value replaced whole (insert, overwrite, move_to's destination) or
+  // it was deleted (removed, emptied, expired, moved away): blocked clients waiting on it may
+  // be served, or (XREADGROUP) told that it is gone (commands/blocking.cc). Null when nobody is
   // blocked.
   void (*key_created)(int dbid, std::string_view key) = nullptr;
   // SWAPDB swapped the contents of the two dbs (called after the swap).
   void (*dbs_swapped)(int a, int b) = nullptr;
+  // FLUSHDB / FLUSHALL emptied the db (called after): a blocked XREADGROUP learns its stream is
+  // gone. Null when nobody is blocked.
+  void (*emptied)(int dbid) = nullptr;
+  // A key is being evicted (before its object is freed): its propagation as DEL or UNLINK.
+  void (*evicted)(int dbid, std::string_view key) = nullptr;
   // A key is being deleted because it expired (lazily on access or by the active cycle), before
   // its object is freed: the propagation of the deletion (commands/propagate.h). Null when
   // nobody consumes the change stream.
@@ -94,6 +100,9 @@ struct KeyspaceClock {
   // call() for the outermost command; a script's or EXEC's commands inherit it), or a fork
   // child exists (set_fork_child_exists, base/fork.h).
   bool no_touch = false;
+  // An LFU maxmemory-policy is in effect: an access updates the key's LFU counter (Redis's
+  // logarithmic counter + decay, keyspace/evict.h) instead of its LRU time.
+  bool lfu = false;
   bool active_expire_enabled = true;
   // Set by the RDB loader (persistence/rdb_load.cc) for the whole load. As in Redis, a key whose
   // time has passed is not expired while loading (Db::expired), an EXPIRE with a time in the past
@@ -170,8 +179,9 @@ class Db {
   // slot is empty (emits "new"). expire_room: a TTL follows (SET EX), so a new block gets the
   // expire field and set_expire will not have to move it.
   void set_string(Slot& slot, std::string_view value, bool keep_ttl = false, bool expire_room = false);
-  // Deletes the key (no event: the command emits "del" or its own event).
-  void remove(Slot& slot);
+  // Deletes the key (no event: the command emits "del" or its own event). With `lazy` a big
+  // value is freed by the lazyfree thread (keyspace/lazyfree.h).
+  void remove(Slot& slot, bool lazy = false);
   // After an in-place change of the value at slot (APPEND, LPUSH, SADD ...): one keysizes update
   // from (same type, old_len) to the current length. An emptied collection is deleted and true
   // is returned (the command then emits "del").
@@ -197,6 +207,13 @@ class Db {
   // afterwards, not from a pointer held from before.
   void set_expire(Slot& slot, int64_t when_ms);
   bool persist(Slot& slot);  // false when the key had no TTL
+  // Eviction (keyspace/evict.cc): n random keys (volatile_only: keys with a TTL) into out;
+  // returns how many (fewer when the table is smaller or empty).
+  size_t sample(bool volatile_only, Object** out, size_t n) const;
+  // Evicts the key (stats, "evicted" event, the evicted hook, WATCH; no dirty count). With
+  // `lazy` a big value is handed to the lazyfree thread. False when the key is gone.
+  bool evict(std::string_view key, bool lazy);
+
   // Redis's rule (keyIsExpired): a key is expired once the clock has passed its time, so a key
   // whose time equals the current millisecond is still readable. EXPIRE with a time <= now
   // deletes at once (the command checks that itself).
@@ -210,7 +227,8 @@ class Db {
 
   // FLUSHDB: removes everything, zeroes the histograms; returns the number of keys removed,
   // which is what it adds to the dirty counter (Redis).
-  size_t flush();
+  // With `async` the keys are freed by the lazyfree thread (FLUSHDB ASYNC), counted there.
+  size_t flush(bool async = false);
   void swap(Db& other);  // SWAPDB: contents and histograms change places, ids stay
   Object* random_key();  // skips (and deletes) expired keys; nullptr when empty
   // Deletes o's key when it has expired, emitting "expired" (SCAN meeting a stale key). Returns
@@ -252,8 +270,21 @@ class Db {
  private:
   // count_dirty false: an expiry, which Redis does not count in the dirty counter (it is
   // propagated by the expired hook instead, so a read command stays unpropagated).
-  void erase_object(Slot& slot, int64_t old_len, bool count_dirty = true);
+  // lazy: a big value goes to the lazyfree thread (keyspace/lazyfree.h).
+  void erase_object(Slot& slot, int64_t old_len, bool count_dirty = true, bool lazy = false);
   void expire_now(Slot& slot);
+  // An access: the LRU time, or under an LFU policy the LFU counter.
+  static void touch(Object* o) {
+    if (KEEL_UNLIKELY(g_clock.lfu)) {
+      lfu_touch(o);
+    } else {
+      o->set_lru(g_clock.lru_clock);
+    }
+  }
+  static void lfu_touch(Object* o);
+  // A new key's LFU field: the current time in minutes (16 bits) and Redis's LFU_INIT_VAL, 5.
+  static uint32_t lfu_initial() { return (lfu_minutes() << 8) | 5; }
+  static uint32_t lfu_minutes() { return static_cast<uint32_t>(g_clock.now_ms / 60000) & 65535; }
   // Makes slot.pos_ current (re-probes when the table changed since it was taken).
   void ensure_pos(Slot& slot) {
     if (slot.epoch_ != epoch_) {

@@ -6,7 +6,8 @@
 namespace keel {
 namespace {
 const char* const kKinds[KeySizes::kTypes] = {"strings_sizes", "lists_items", "sets_items",
-                                              "zsets_items", "hashes_items"};
+                                              "zsets_items", "hashes_items", nullptr,
+                                              "streams_items"};
 
 // Label of a bin: "0", then 2^(i-1) with binary unit suffixes (1K = 1024).
 void bin_label(int bin, char* buf, size_t cap) {
@@ -29,6 +30,7 @@ void bin_label(int bin, char* buf, size_t cap) {
 void KeySizes::append_info(int dbid, std::string& out) const {
   char buf[64];
   for (int t = 0; t < kTypes; t++) {
+    if (kKinds[t] == nullptr) continue;
     bool first = true;
     for (int b = 0; b < kBins; b++) {
       if (counts_[t][b] == 0) continue;

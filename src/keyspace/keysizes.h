@@ -16,12 +16,13 @@ namespace keel {
 
 class KeySizes {
  public:
-  static constexpr int kTypes = 5;   // string, list, set, zset, hash (Type values 0..4)
+  // string, list, set, zset, hash, (5: modules, never counted), stream: indexed by Type value.
+  static constexpr int kTypes = 7;
   static constexpr int kBins = 65;
   static constexpr int64_t kAbsent = -1;
 
   static int bin_of(int64_t len) { return len == 0 ? 0 : 64 - std::countl_zero(uint64_t(len)); }
-  static bool tracked(Type t) { return static_cast<int>(t) < kTypes; }
+  static bool tracked(Type t) { return static_cast<int>(t) < kTypes && static_cast<int>(t) != 5; }
 
   void update(Type old_type, int64_t old_len, Type new_type, int64_t new_len) {
 #ifndef KEEL_NO_KEYSIZES

@@ -21,9 +21,9 @@ void Keyspace::init(int databases) {
   for (int i = 0; i < databases; i++) dbs_.push_back(std::make_unique<Db>(i));
 }
 
-size_t Keyspace::flush_all() {
+size_t Keyspace::flush_all(bool async) {
   size_t removed = 0;
-  for (auto& db : dbs_) removed += db->flush();
+  for (auto& db : dbs_) removed += db->flush(async);
   return removed;
 }
 

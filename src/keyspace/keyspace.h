@@ -12,7 +12,7 @@ class Keyspace {
   void init(int databases);
   int count() const { return static_cast<int>(dbs_.size()); }
   Db& db(int i) { return *dbs_[static_cast<size_t>(i)]; }
-  size_t flush_all();  // returns the keys removed
+  size_t flush_all(bool async = false);  // returns the keys removed
   void swap(int a, int b) { dbs_[size_t(a)]->swap(*dbs_[size_t(b)]); }
   size_t total_keys() const;
   // Runs active expiry over the dbs round-robin until deadline_us (monotonic).

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/args.h"
 #include "base/log.h"
 #include "base/time.h"
 #include "keyspace/keyspace.h"
@@ -153,100 +154,9 @@ void fsync_dir(const std::string& path) {
   close(dfd);
 }
 
-// A name is written quoted (C escapes) when it holds spaces, quotes or unprintable bytes.
-std::string quote_name(const std::string& s) {
-  bool plain = !s.empty();
-  for (unsigned char c : s) {
-    if (!isprint(c) || c == ' ' || c == '"' || c == '\'' || c == '\\') plain = false;
-  }
-  if (plain) return s;
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (isprint(c)) {
-          out += static_cast<char>(c);
-        } else {
-          char hx[8];
-          snprintf(hx, sizeof(hx), "\\x%02x", c);
-          out += hx;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Splits a line as Redis splits a command line (sdssplitargs): spaces separate, "..." with C
-// escapes, '...' with \' only. False on unbalanced quotes.
-bool split_args(std::string_view line, std::vector<std::string>* out) {
-  size_t i = 0;
-  const size_t n = line.size();
-  for (;;) {
-    while (i < n && isspace(static_cast<unsigned char>(line[i]))) i++;
-    if (i == n) return true;
-    std::string cur;
-    bool inq = false, insq = false, done = false;
-    while (!done) {
-      if (inq) {
-        if (i == n) return false;
-        if (line[i] == '\\' && i + 3 < n && line[i + 1] == 'x' && hex_digit(line[i + 2]) >= 0 &&
-            hex_digit(line[i + 3]) >= 0) {
-          cur += static_cast<char>(hex_digit(line[i + 2]) * 16 + hex_digit(line[i + 3]));
-          i += 3;
-        } else if (line[i] == '\\' && i + 1 < n) {
-          i++;
-          const char c = line[i];
-          cur += c == 'n' ? '\n' : c == 'r' ? '\r' : c == 't' ? '\t' : c == 'b' ? '\b' : c == 'a' ? '\a' : c;
-        } else if (line[i] == '"') {
-          if (i + 1 < n && !isspace(static_cast<unsigned char>(line[i + 1]))) return false;
-          done = true;
-        } else {
-          cur += line[i];
-        }
-      } else if (insq) {
-        if (i == n) return false;
-        if (line[i] == '\\' && i + 1 < n && line[i + 1] == '\'') {
-          i++;
-          cur += '\'';
-        } else if (line[i] == '\'') {
-          if (i + 1 < n && !isspace(static_cast<unsigned char>(line[i + 1]))) return false;
-          done = true;
-        } else {
-          cur += line[i];
-        }
-      } else {
-        if (i == n) {
-          done = true;
-          break;
-        }
-        const char c = line[i];
-        if (isspace(static_cast<unsigned char>(c))) {
-          done = true;
-        } else if (c == '"') {
-          inq = true;
-        } else if (c == '\'') {
-          insq = true;
-        } else {
-          cur += c;
-        }
-      }
-      if (i < n) i++;
-    }
-    out->push_back(std::move(cur));
-  }
-}
+// A name is written quoted (C escapes) when it holds blanks, quotes or unprintable bytes, as
+// Redis writes the manifest.
+std::string quote_name(const std::string& s) { return needs_repr(s) ? quote_repr(s) : s; }
 
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

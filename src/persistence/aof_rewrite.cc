@@ -1,11 +1,16 @@
 // The dataset as commands (aof-use-rdb-preamble no): what a rewrite child writes as a plain
 // `.base.aof`, in Redis 7.0's form (rewriteAppendOnlyFileRio): FUNCTION LOAD per library, then
 // per non-empty db a SELECT and per key SET / RPUSH / SADD / ZADD / HMSET (at most 64 items per
-// command) followed by PEXPIREAT when the key has a TTL.
+// command) followed by PEXPIREAT when the key has a TTL. A hash field with a TTL adds
+// `HPEXPIREAT key ms FIELDS 1 field` (Redis 7.4). A stream is one XADD per entry (an empty one:
+// `XADD key MAXLEN 0 last-id x y`), XSETID with ENTRIESADDED and MAXDELETEDID, then per group
+// XGROUP CREATE ... ENTRIESREAD, an XCLAIM ... JUSTID FORCE per pending entry and XGROUP
+// CREATECONSUMER for consumers with none (Redis 7.0's rewriteStreamObject).
 #include <ctime>
 
 #include "base/log.h"
 #include "base/numbers.h"
+#include "ds/stream.h"
 #include "keyspace/keyspace.h"
 #include "persistence/aof.h"
 #include "persistence/persistence.h"
@@ -79,6 +84,56 @@ class Writer {
   size_t left_ = 0, width_ = 1, in_cmd_ = 0;
 };
 
+struct IdText {
+  explicit IdText(StreamID id) : len(id.format(buf)) {}
+  std::string_view view() const { return {buf, len}; }
+  char buf[48];
+  size_t len;
+};
+
+void write_stream(Writer& w, std::string_view key, const Stream& cs) {
+  // The iterator takes a mutable stream; it only reads here.
+  Stream& s = const_cast<Stream&>(cs);
+  if (s.length > 0) {
+    StreamIterator it(s, StreamID{}, StreamID::max(), false);
+    StreamID id;
+    int64_t nf = 0;
+    while (it.next(&id, &nf)) {
+      w.head(3 + 2 * static_cast<size_t>(nf));
+      w.bulk("XADD");
+      w.bulk(key);
+      w.bulk(IdText(id).view());
+      it.for_each_field([&](const LpEntry& f, const LpEntry& v) {
+        char fb[32], vb[32];
+        w.bulk(f.str(fb));
+        w.bulk(v.str(vb));
+      });
+    }
+  } else {
+    w.cmd({"XADD", key, "MAXLEN", "0", IdText(s.last_id).view(), "x", "y"});
+  }
+  char added[32];
+  w.cmd({"XSETID", key, IdText(s.last_id).view(), "ENTRIESADDED",
+         std::string_view(added, format_int64(static_cast<int64_t>(s.entries_added), added)),
+         "MAXDELETEDID", IdText(s.max_deleted_id).view()});
+  if (s.cgroups == nullptr) return;
+  for (const auto& [gname, g] : *s.cgroups) {
+    char read[32];
+    w.cmd({"XGROUP", "CREATE", key, gname, IdText(g->last_id).view(), "ENTRIESREAD",
+           std::string_view(read, format_int64(g->entries_read, read))});
+    for (const auto& [nid, nack] : g->pel) {
+      char time[32], count[32];
+      w.cmd({"XCLAIM", key, gname, nack->consumer->name, "0", IdText(nid).view(), "TIME",
+             std::string_view(time, format_int64(nack->delivery_time, time)), "RETRYCOUNT",
+             std::string_view(count, format_int64(static_cast<int64_t>(nack->delivery_count), count)),
+             "JUSTID", "FORCE"});
+    }
+    for (const auto& [cname, c] : g->consumers) {
+      if (c->pel.empty()) w.cmd({"XGROUP", "CREATECONSUMER", key, gname, cname});
+    }
+  }
+}
+
 bool write_key(Writer& w, const Object& o) {
   const std::string_view key = o.key();
   switch (o.type()) {
@@ -127,8 +182,18 @@ bool write_key(Writer& w, const Object& o) {
         w.bulk(field);
         w.bulk(value);
       });
+      if (HashType::has_field_ttls(o)) {
+        HashType::for_each_with_ttl(o, [&](std::string_view field, std::string_view, int64_t ttl) {
+          if (ttl == 0) return;
+          char buf[32];
+          w.cmd({"HPEXPIREAT", key, std::string_view(buf, format_int64(ttl, buf)), "FIELDS", "1", field});
+        });
+      }
       break;
     }
+    case Type::kStream:
+      write_stream(w, key, *static_cast<const Stream*>(o.ptr()));
+      break;
     default:
       LOG_WARNING("Unknown object type %d in AOF rewrite", static_cast<int>(o.type()));
       return false;

@@ -28,6 +28,7 @@
 #include "persistence/persistence.h"
 #include "persistence/rdb_format.h"
 #include "persistence/rdb_io.h"
+#include "persistence/rdb_stream.h"
 #include "types/hash_type.h"
 #include "types/limits.h"
 #include "types/list_type.h"
@@ -256,8 +257,8 @@ class ValueLoader {
       case kRdbSetListpack: return finish_set(checked_listpack("Set"), key);
       case kRdbStreamListpacks:
       case kRdbStreamListpacks2:
-      case kRdbStreamListpacks3:
-        unsupported(type, "Keel has no streams yet");
+      case kRdbStreamListpacks3:  // an empty stream is a key too
+        return collection(key, Type::kStream, Encoding::kStream, rdb_read_stream(in_, type, deep_).release());
       case kRdbModulePreGa:
       case kRdbModule2:
         unsupported(type, "Keel has no modules");

@@ -21,6 +21,7 @@
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_format.h"
+#include "persistence/rdb_stream.h"
 #include "types/hash_type.h"
 #include "types/set_type.h"
 #include "types/zset_type.h"
@@ -220,7 +221,12 @@ void write_object(RdbOut& out, const Object& o, const std::string_view* key, int
     case Type::kSet: write_set(out, o, key, version, compress); return;
     case Type::kZset: write_zset(out, o, key, compress); return;
     case Type::kHash: write_hash(out, o, key, version, compress); return;
-    case Type::kStream: break;
+    case Type::kStream: {
+      const int type = rdb_stream_type_for(version);
+      put_type(out, static_cast<uint8_t>(type), key, compress);
+      rdb_write_stream(out, *static_cast<const Stream*>(o.ptr()), type, compress);
+      return;
+    }
   }
   KEEL_PANIC("RDB writer: unknown object type %d", static_cast<int>(o.type()));
 }

@@ -31,6 +31,7 @@ int luaopen_bit(lua_State* L);
 #include <mutex>
 #include <thread>
 
+#include "base/lazyfree.h"
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
@@ -562,6 +563,71 @@ struct LuaEngine::Protected {
   static int call(lua_State* L) { return generic_call(L, true); }
   static int pcall(lua_State* L) { return generic_call(L, false); }
 
+  // redis.acl_check_cmd(command, args...): whether the script's user may run it (Redis 7.0).
+  static int acl_check_cmd(lua_State* L) {
+    LuaEngine* e = engine_of(L);
+    const char* misuse = nullptr;
+    if (!e->host_) {
+      misuse = "ERR redis.acl_check_cmd is only available while a script runs";
+    } else if (lua_gettop(L) == 0) {
+      misuse = "ERR Please specify at least one argument for this redis lib call";
+    } else {
+      misuse = collect_args(L, e);
+    }
+    int verdict = 0;
+    if (!misuse) {
+      verdict = e->host_->acl_check(e->call_args_);
+      if (verdict < 0) misuse = "ERR Invalid command passed to redis.acl_check_cmd()";
+    }
+    if (misuse) {
+      push_error_table(L, misuse, strlen(misuse));
+      return lua_error(L);
+    }
+    lua_pushboolean(L, verdict);
+    return 1;
+  }
+
+  // The arguments of a redis lib call into e->call_args_ (views into Lua strings on the stack,
+  // alive until the C function returns, and into e->call_numbers_); null or the misuse text.
+  static const char* collect_args(lua_State* L, LuaEngine* e) {
+    const int argc = lua_gettop(L);
+    const char* misuse = nullptr;
+    e->call_args_.clear();
+    e->call_numbers_.clear();
+    for (int i = 1; i <= argc && !misuse; i++) {
+      const int t = lua_type(L, i);
+      if (t == LUA_TSTRING) {
+        size_t len;
+        const char* s = lua_tolstring(L, i, &len);
+        e->call_args_.emplace_back(s, len);
+      } else if (t == LUA_TNUMBER) {
+        // Integral numbers as integers, others as "%.17g" (Redis's rule). The text goes into
+        // call_numbers_; the view is filled in once that string stops growing.
+        char buf[kDoubleBufSize];
+        const double d = lua_tonumber(L, i);
+        size_t n;
+        if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
+          n = format_int64(static_cast<int64_t>(d), buf);
+        } else {
+          n = static_cast<size_t>(snprintf(buf, sizeof(buf), "%.17g", d));
+        }
+        e->call_numbers_.append(buf, n);
+        e->call_args_.emplace_back(static_cast<const char*>(nullptr), n);
+      } else {
+        misuse = "ERR Lua redis lib command arguments must be strings or integers";
+      }
+    }
+    if (!misuse) {
+      size_t off = 0;
+      for (std::string_view& v : e->call_args_) {
+        if (v.data() != nullptr) continue;
+        v = std::string_view(e->call_numbers_.data() + off, v.size());
+        off += v.size();
+      }
+    }
+    return misuse;
+  }
+
   // redis.call / redis.pcall: arguments -> host->call -> RESP reply -> Lua value. redis.call
   // raises error replies; redis.pcall returns them as {err = ...}.
   static int generic_call(lua_State* L, bool raise) {
@@ -573,40 +639,8 @@ struct LuaEngine::Protected {
     } else if (argc == 0) {
       misuse = "ERR Please specify at least one argument for this redis lib call";
     } else {
-      // Inner scope: the views point into Lua strings on the stack (alive until we return) and
-      // into call_numbers_, a member; nothing here outlives the scope or needs destruction.
-      e->call_args_.clear();
-      e->call_numbers_.clear();
-      for (int i = 1; i <= argc && !misuse; i++) {
-        const int t = lua_type(L, i);
-        if (t == LUA_TSTRING) {
-          size_t len;
-          const char* s = lua_tolstring(L, i, &len);
-          e->call_args_.emplace_back(s, len);
-        } else if (t == LUA_TNUMBER) {
-          // Integral numbers as integers, others as "%.17g" (Redis's rule). The text goes into
-          // call_numbers_; the view is filled in once that string stops growing.
-          char buf[kDoubleBufSize];
-          const double d = lua_tonumber(L, i);
-          size_t n;
-          if (d == std::floor(d) && std::fabs(d) < 9.2e18) {
-            n = format_int64(static_cast<int64_t>(d), buf);
-          } else {
-            n = static_cast<size_t>(snprintf(buf, sizeof(buf), "%.17g", d));
-          }
-          e->call_numbers_.append(buf, n);
-          e->call_args_.emplace_back(static_cast<const char*>(nullptr), n);
-        } else {
-          misuse = "ERR Lua redis lib command arguments must be strings or integers";
-        }
-      }
+      misuse = collect_args(L, e);
       if (!misuse) {
-        size_t off = 0;
-        for (std::string_view& v : e->call_args_) {
-          if (v.data() != nullptr) continue;
-          v = std::string_view(e->call_numbers_.data() + off, v.size());
-          off += v.size();
-        }
         e->call_reply_.clear();
         e->host_->call(e->call_args_, e->resp_, e->call_reply_);
       }
@@ -842,7 +876,7 @@ struct LuaEngine::Protected {
 };
 
 // ---- Background closing (FLUSH ASYNC) ------------------------------------------------------------
-// One thread, started on first use, closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
+// The lazyfree thread (base/lazyfree.h) closes the Lua states SCRIPT FLUSH ASYNC / FUNCTION FLUSH
 // ASYNC hand over, so a big state (many scripts, big tables kept in upvalues) is not freed on
 // the reply path (Redis's lazyfree thread). A handed-over state shares nothing with the server:
 // its allocator no longer counts into the engine (plain_alloc), the collector settings and
@@ -857,93 +891,23 @@ void* plain_alloc(void*, void* ptr, size_t, size_t nsize) {
   return realloc(ptr, nsize);
 }
 
-class LuaCloser {
- public:
-  ~LuaCloser() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    work_.notify_one();
-    if (thread_.joinable()) thread_.join();  // closes what is still queued first
-  }
-
-  void close_later(lua_State* L, uint64_t objects) {
-    pending_ += objects;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      queue_.push_back(Job{L, objects});
-      if (!thread_.joinable()) start();
-    }
-    work_.notify_one();
-  }
-
-  void drain() {
-    std::unique_lock<std::mutex> lock(mu_);
-    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
-  }
-
-  LuaLazyfreeStats stats() const { return LuaLazyfreeStats{pending_.load(), freed_.load()}; }
-  void reset_stats() { freed_ = 0; }
-
- private:
-  struct Job {
-    lua_State* L;
-    uint64_t objects;
-  };
-
-  // Asynchronous signals stay with the main thread (libuv's handlers, the BGSAVE child's exit);
-  // faults are still reported where they happen.
-  void start() {
-    sigset_t all, old;
-    sigfillset(&all);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigdelset(&all, sig);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    thread_ = std::thread([this] { run(); });
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    pthread_setname_np(thread_.native_handle(), "lua_lazyfree");
-  }
-
-  void run() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (true) {
-      work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, nothing left
-      const Job job = queue_.front();
-      queue_.pop_front();
-      busy_ = true;
-      lock.unlock();
-      // A full collection first with the collector in its normal mode, as close() does
-      // (CVE-2024-46981).
-      lua_gc(job.L, LUA_GCCOLLECT, 0);
-      lua_close(job.L);
-      pending_ -= job.objects;
-      freed_ += job.objects;
-      lock.lock();
-      busy_ = false;
-      idle_.notify_all();
-    }
-  }
-
-  std::mutex mu_;
-  std::condition_variable work_, idle_;
-  std::deque<Job> queue_;
-  bool busy_ = false;
-  bool stop_ = false;
-  std::thread thread_;
-  std::atomic<uint64_t> pending_{0}, freed_{0};
-};
-
-LuaCloser& closer() {
-  static LuaCloser c;
-  return c;
+// Runs on the lazyfree thread (base/lazyfree.h).
+void close_state_job(void* arg) {
+  lua_State* L = static_cast<lua_State*>(arg);
+  // A full collection first with the collector in its normal mode, as close() does
+  // (CVE-2024-46981).
+  lua_gc(L, LUA_GCCOLLECT, 0);
+  lua_close(L);
 }
 
 }  // namespace
 
-LuaLazyfreeStats lua_lazyfree_stats() { return closer().stats(); }
-void lua_lazyfree_reset_stats() { closer().reset_stats(); }
-void lua_lazyfree_drain() { closer().drain(); }
+LuaLazyfreeStats lua_lazyfree_stats() {
+  const LazyfreeStats st = lazyfree_stats();
+  return LuaLazyfreeStats{st.pending, st.freed};
+}
+void lua_lazyfree_reset_stats() { lazyfree_reset_stats(); }
+void lua_lazyfree_drain() { lazyfree_drain(); }
 
 // ---- LuaEngine ---------------------------------------------------------------------------------
 
@@ -965,7 +929,7 @@ void LuaEngine::reset(bool async, uint64_t lazyfree_objects) {
   if (async && L_) {
     restore_library_state(L_);  // touches the sandbox's globals: main thread only
     lua_setallocf(L_, plain_alloc, nullptr);
-    closer().close_later(L_, lazyfree_objects);
+    lazyfree_submit(close_state_job, L_, lazyfree_objects);
     L_ = nullptr;
   }
   close();
@@ -1078,6 +1042,7 @@ void LuaEngine::open() {
   const int R = lua_gettop(L);
   set_cfunction(L, R, "call", Protected::call);
   set_cfunction(L, R, "pcall", Protected::pcall);
+  set_cfunction(L, R, "acl_check_cmd", Protected::acl_check_cmd);
   set_cfunction(L, R, "error_reply", Protected::error_reply);
   set_cfunction(L, R, "status_reply", Protected::status_reply);
   set_cfunction(L, R, "sha1hex", Protected::sha1hex);

@@ -56,10 +56,13 @@ class ScriptHost {
   // Called every few thousand Lua instructions. Returns null to go on, or the error text
   // (e.g. "ERR Script killed by user with SCRIPT KILL...") to abort the script with.
   virtual const char* poll() = 0;
+  // redis.acl_check_cmd: 1 when the script's user may run args, 0 when not, -1 when the
+  // command is unknown.
+  virtual int acl_check(std::span<const std::string_view> /*args*/) { return 1; }
 };
 
-// Lua states closed by the background thread (LuaEngine::reset with async): INFO's
-// lazyfree_pending_objects and (with the keyspace's count) lazyfreed_objects.
+// The lazyfree thread's counters (base/lazyfree.h, shared with the keyspace's lazy frees), as
+// the Lua unit tests know them: Lua states closed there (LuaEngine::reset with async).
 struct LuaLazyfreeStats {
   uint64_t pending = 0;
   uint64_t freed = 0;

@@ -7,6 +7,7 @@
 
 #include "base/log.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/batch_prefetch.h"
 #include "commands/blocking.h"
 #include "commands/command.h"
@@ -29,7 +30,7 @@ Client::Client(Server* srv, uint64_t id) : server(srv) {
   session.id = id;
   session.client = this;
   session.db = &keyspace().db(0);
-  session.authenticated = command_options().requirepass.empty();
+  acl_session_init(session);  // the default user; authenticated when it needs no password
   writer.reset(&out, 2);
   ctime_ms = last_interaction_ms = mstime();
 }

@@ -17,6 +17,7 @@
 #include "base/glob.h"
 #include "base/log.h"
 #include "base/numbers.h"
+#include "commands/acl.h"
 #include "server/config_internal.h"
 
 namespace keel {
@@ -306,7 +307,7 @@ std::string resolve_names(std::span<const std::string_view> pairs,
     const char* problem = nullptr;
     if (d->flags & kImmutable) {
       problem = "can't set immutable config";
-    } else if ((d->flags & kProtected) && g_enable_protected_configs == 0) {
+    } else if ((d->flags & config_detail::kProtected) && g_enable_protected_configs == 0) {
       problem = "can't set protected config";
     } else {
       // Redis registers an alias as its own table entry, so only the same name given twice is
@@ -446,6 +447,7 @@ std::string Config::rewrite() {
   std::vector<std::pair<const Directive*, std::vector<size_t>>> where;
   bool needs_signature = true;
   std::vector<std::string> argv;
+  std::vector<size_t> user_lines;  // `user` directives (ACL users)
   for (const std::string& raw : split_lines(text)) {
     std::string line = trim(raw);
     if (line.empty() || line[0] == '#') {
@@ -455,6 +457,11 @@ std::string Config::rewrite() {
     }
     const Directive* d = nullptr;
     if (split_config_line(line, &argv) && !argv.empty()) d = lookup(argv[0]);
+    if (!d && !argv.empty() && lower(argv[0]) == "user") {
+      user_lines.push_back(lines.size());
+      lines.push_back(line);
+      continue;
+    }
     if (!d) {
       // include, deprecated directives and anything else we do not manage stay as they are.
       lines.push_back(line);
@@ -488,6 +495,24 @@ std::string Config::rewrite() {
     if (it != where.end()) {
       for (; used < it->second.size(); used++) lines[it->second[used]].clear();  // orphans
     }
+  }
+  // ACL users, as Redis: without an aclfile every user is written as a `user` line (in place
+  // of the old ones first); with an aclfile the users live there and the lines stay.
+  if (acl_options().aclfile.empty()) {
+    size_t used = 0;
+    for (const auto& u : acl_users()) {
+      std::string line = "user " + u->name + " " + u->describe();
+      if (used < user_lines.size()) {
+        lines[user_lines[used++]] = line;
+      } else {
+        if (needs_signature) {
+          lines.push_back(kSignature);
+          needs_signature = false;
+        }
+        lines.push_back(line);
+      }
+    }
+    for (; used < user_lines.size(); used++) lines[user_lines[used]].clear();
   }
   const std::string err = replace_file(file_, join_lines(lines));
   if (!err.empty()) return "ERR Rewriting config file: " + err;

@@ -38,9 +38,7 @@ struct ServerOptions {
   bool disable_thp = true;      // key tables do not ask for huge pages (Server::run applies it)
   bool jemalloc_bg_thread = true;
   int64_t prefetch_batch_max_size = 16;
-  uint64_t maxmemory = 0;       // bytes; 0 = no limit (accepted and reported, no eviction yet)
-  std::string maxmemory_policy = "noeviction";
-  int64_t maxmemory_samples = 5;
+  int64_t maxmemory_clients = 0;  // maxmemory-clients: bytes, or -percent of maxmemory; 0 = off
   OutputBufferLimit obuf_limits[kObufClasses] = {
       {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };

@@ -13,14 +13,13 @@ namespace config_detail {
 namespace {
 // Storage for accept-and-report directives that no layer reads yet.
 struct Misc {
-  bool activerehashing = true, lazyfree_eviction = false;
+  bool activerehashing = true;
   bool replica_lazy_flush = false;
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool activedefrag = false;
   bool replica_serve_stale = true, replica_read_only = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
-  int64_t eviction_tenacity = 10, lfu_log_factor = 10, lfu_decay_time = 1;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
@@ -33,7 +32,7 @@ struct Misc {
   std::string syslog_ident = "redis", replica_announce_ip, ignore_warnings;
   // Present in Debian's stock redis.conf; accepted and reported so that file loads unchanged.
   bool repl_disable_tcp_nodelay = false, replica_announced = true, cluster_enabled = false;
-  int64_t repl_diskless_sync_max_replicas = 0, maxmemory_clients = 0, unixsocketperm = 0;
+  int64_t repl_diskless_sync_max_replicas = 0, unixsocketperm = 0;
   std::string oom_score_adj = "no", oom_score_adj_values = "0 200 800";
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
   // Replication (comes later): the master given by replicaof, Redis's defaults.
@@ -58,7 +57,6 @@ constexpr EnumItem kDisklessLoad[] = {
     {"disabled", 0}, {"on-empty-db", 1}, {"swapdb", 2}, {nullptr, 0}};
 constexpr EnumItem kOomAdj[] = {
     {"no", 0}, {"yes", 1}, {"relative", 2}, {"absolute", 3}, {nullptr, 0}};
-constexpr EnumItem kPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
 
 // Multi-argument directives stored as their space-joined text (no behaviour behind them yet).
 std::string join_args(const Args& args) {
@@ -138,7 +136,6 @@ bool check_proc_title(const Directive&, const Args& args, std::string* err) {
 
 void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("activerehashing", nullptr, 0, KEEL_REF(misc().activerehashing), true));
-  v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(misc().lazyfree_eviction), false));
   v->push_back(b("replica-lazy-flush", "slave-lazy-flush", 0, KEEL_REF(misc().replica_lazy_flush),
                false));
   v->push_back(b("rdb-del-sync-files", nullptr, 0, KEEL_REF(misc().rdb_del_sync_files), false));
@@ -162,16 +159,8 @@ void add_ignored_bools(std::vector<Directive>* v) {
 }
 
 void add_ignored_numbers(std::vector<Directive>* v) {
-  v->push_back(n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(misc().eviction_tenacity),
-               Num::kI64, 0, 100, "10"));
-  v->push_back(n("lfu-log-factor", nullptr, 0, KEEL_REF(misc().lfu_log_factor), Num::kI64, 0,
-               kIntMax, "10"));
-  v->push_back(n("lfu-decay-time", nullptr, 0, KEEL_REF(misc().lfu_decay_time), Num::kI64, 0,
-               kIntMax, "1"));
   v->push_back(n("active-expire-effort", nullptr, 0, KEEL_REF(misc().active_expire_effort),
                Num::kI64, 1, 10, "1"));
-  v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(misc().acllog_max_len), Num::kI64, 0,
-               kLongMax, "128"));
   v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,
                "1"));
   v->push_back(n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
@@ -190,8 +179,6 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                kIntMax, "10"));
   v->push_back(n("repl-diskless-sync-max-replicas", nullptr, 0,
                KEEL_REF(misc().repl_diskless_sync_max_replicas), Num::kI64, 0, kIntMax, "0"));
-  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent,
-               KEEL_REF(misc().maxmemory_clients), Num::kI64, -100, kLongMax, "0"));
   v->push_back(n("repl-ping-replica-period", "repl-ping-slave-period", 0,
                KEEL_REF(misc().repl_ping_replica_period), Num::kI64, 1, kIntMax, "10"));
   v->push_back(n("unixsocketperm", nullptr, kImmutable, KEEL_REF(misc().unixsocketperm),
@@ -205,11 +192,8 @@ void add_ignored_strings(std::vector<Directive>* v) {
                 "local0"));
   v->push_back(es("repl-diskless-load", 0, KEEL_REF(misc().repl_diskless_load), kDisklessLoad,
                 "disabled"));
-  v->push_back(es("acl-pubsub-default", 0, KEEL_REF(misc().acl_pubsub_default), kPubsubDefault,
-                "resetchannels"));
   v->push_back(s("masterauth", nullptr, kSensitive, KEEL_REF(misc().masterauth), ""));
   v->push_back(s("masteruser", nullptr, kSensitive, KEEL_REF(misc().masteruser), ""));
-  v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(misc().aclfile), ""));
   v->push_back(s("unixsocket", nullptr, kImmutable, KEEL_REF(misc().unixsocket), ""));
   v->push_back(s("syslog-ident", nullptr, kImmutable, KEEL_REF(misc().syslog_ident), "redis"));
   v->push_back(s("replica-announce-ip", "slave-announce-ip", 0,

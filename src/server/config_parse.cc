@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/args.h"
 #include "base/log.h"
+#include "commands/acl.h"
 #include "server/config_internal.h"
 #include "server/version.h"
 
@@ -122,6 +124,14 @@ bool load_text(const std::string& text, int depth) {
       continue;
     }
     if (deprecated_directive(argv[0], argv.size())) continue;
+    // `user <name> <rules...>`: ACL users, created at start-up after the whole configuration
+    // is read (commands/acl.h; exclusive with aclfile, as in Redis).
+    if (argv[0] == "user" && argv.size() >= 2) {
+      std::string joined;
+      for (size_t k = 1; k < argv.size(); k++) joined += (k > 1 ? " " : "") + argv[k];
+      acl_options().config_users.push_back(joined);
+      continue;
+    }
     if (argv[0] == "include" && argv.size() == 2) {
       if (!include_file(argv[1], depth)) return false;
       continue;
@@ -171,94 +181,10 @@ bool parse_memory(std::string_view s, uint64_t* out) {
 }
 
 bool split_config_line(std::string_view line, std::vector<std::string>* out) {
-  out->clear();
-  size_t i = 0;
-  const size_t n = line.size();
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (;;) {
-    while (i < n && isspace(static_cast<unsigned char>(line[i]))) i++;
-    if (i >= n) return true;
-    std::string cur;
-    bool inq = false, insq = false, done = false;
-    while (!done) {
-      if (inq) {
-        if (i >= n) return false;  // unterminated "
-        if (line[i] == '\\' && i + 3 < n && line[i + 1] == 'x' && hex(line[i + 2]) >= 0 &&
-            hex(line[i + 3]) >= 0) {
-          cur += static_cast<char>(hex(line[i + 2]) * 16 + hex(line[i + 3]));
-          i += 3;
-        } else if (line[i] == '\\' && i + 1 < n) {
-          i++;
-          switch (line[i]) {
-            case 'n': cur += '\n'; break;
-            case 'r': cur += '\r'; break;
-            case 't': cur += '\t'; break;
-            case 'b': cur += '\b'; break;
-            case 'a': cur += '\a'; break;
-            default: cur += line[i]; break;
-          }
-        } else if (line[i] == '"') {
-          // The closing quote must be followed by a space or the end of the line.
-          if (i + 1 < n && !isspace(static_cast<unsigned char>(line[i + 1]))) return false;
-          done = true;
-        } else {
-          cur += line[i];
-        }
-      } else if (insq) {
-        if (i >= n) return false;
-        if (line[i] == '\\' && i + 1 < n && line[i + 1] == '\'') {
-          i++;
-          cur += '\'';
-        } else if (line[i] == '\'') {
-          if (i + 1 < n && !isspace(static_cast<unsigned char>(line[i + 1]))) return false;
-          done = true;
-        } else {
-          cur += line[i];
-        }
-      } else {
-        if (i >= n) break;
-        switch (line[i]) {
-          case ' ': case '\n': case '\r': case '\t': case '\0': done = true; break;
-          case '"': inq = true; break;
-          case '\'': insq = true; break;
-          default: cur += line[i]; break;
-        }
-      }
-      if (i < n) i++;
-    }
-    out->push_back(std::move(cur));
-  }
+  return split_args(line, out);
 }
 
-std::string quote_config_value(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      default:
-        if (isprint(c)) {
-          out += static_cast<char>(c);
-        } else {
-          char buf[8];
-          snprintf(buf, sizeof(buf), "\\x%02x", c);
-          out += buf;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+std::string quote_config_value(std::string_view s) { return quote_repr(s); }
 
 // ---- Config -----------------------------------------------------------------------------------
 

@@ -17,11 +17,14 @@
 #include "commands/dispatch.h"
 #include "commands/latency.h"
 #include "commands/tracking.h"
+#include "keyspace/evict.h"
+#include "keyspace/lazyfree.h"
 #include "keyspace/notify.h"
 #include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "protocol/resp_parser.h"
 #include "scripting/lua_engine.h"
+#include "commands/acl.h"
 #include "server/config_internal.h"
 #include "types/limits.h"
 
@@ -40,6 +43,7 @@ constexpr EnumItem kPolicies[] = {{"volatile-lru", 0},   {"volatile-lfu", 1}, {"
 constexpr EnumItem kLogLevels[] = {{"debug", 0},   {"verbose", 1}, {"notice", 2},
                                    {"warning", 3}, {"nothing", 4}, {nullptr, 0}};
 constexpr EnumItem kSanitize[] = {{"no", 0}, {"yes", 1}, {"clients", 2}, {nullptr, 0}};
+constexpr EnumItem kAclPubsubDefault[] = {{"allchannels", 1}, {"resetchannels", 0}, {nullptr, 0}};
 
 // ---- Special directives ---------------------------------------------------------------------
 
@@ -336,9 +340,13 @@ void add_server_directives(std::vector<Directive>* v) {
   }
   v->push_back(sp("latency-tracking-info-percentiles", kMultiArg, set_percentiles, get_percentiles,
                   "50 99 99.9"));
-  // Keel frees synchronously; these choose DEL or UNLINK in the propagated stream, ASYNC
-  // flushes and lazyfreed_objects as Redis (commands/dispatch.h, CommandOptions).
-  v->push_back(b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false));
+  // These choose DEL or UNLINK in the propagated stream as Redis (commands/dispatch.h,
+  // CommandOptions) and, where Keel frees lazily, the lazyfree thread (keyspace/lazyfree.h).
+  {
+    Directive d = b("lazyfree-lazy-expire", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_expire), false);
+    d.post = [] { g_keyspace_lazyfree.expire = command_options().lazyfree_lazy_expire; };
+    v->push_back(d);
+  }
   v->push_back(b("lazyfree-lazy-server-del", nullptr, 0,
                  KEEL_REF(command_options().lazyfree_lazy_server_del), false));
   v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_del),
@@ -368,7 +376,17 @@ void add_server_directives(std::vector<Directive>* v) {
   }
   v->push_back(n("maxclients", nullptr, 0, KEEL_REF(server_options().maxclients), Num::kI64, 1,
                kUIntMax, "10000"));
-  v->push_back(s("requirepass", nullptr, kSensitive, KEEL_REF(command_options().requirepass), ""));
+  {
+    // requirepass is the default user's password (commands/acl.h).
+    Directive d = s("requirepass", nullptr, kSensitive, KEEL_REF(command_options().requirepass), "");
+    d.post = [] { acl_set_requirepass(command_options().requirepass); };
+    v->push_back(d);
+  }
+  v->push_back(n("acllog-max-len", nullptr, 0, KEEL_REF(acl_options().log_max_len), Num::kI64, 0,
+               kLongMax, "128"));
+  v->push_back(ei("acl-pubsub-default", 0, KEEL_REF(acl_options().pubsub_default), kAclPubsubDefault,
+                  "resetchannels"));
+  v->push_back(s("aclfile", nullptr, kImmutable, KEEL_REF(acl_options().aclfile), ""));
   v->push_back(sp("notify-keyspace-events", 0, set_notify, get_notify, "", rewrite_quoted));
   v->push_back(n("proto-max-bulk-len", nullptr, kMemory,
                KEEL_REF(protocol_limits().proto_max_bulk_len), Num::kI64, 1 << 20, kLongMax,
@@ -385,12 +403,33 @@ void add_server_directives(std::vector<Directive>* v) {
                "10000"));
   v->push_back(n("slowlog-max-len", nullptr, 0, KEEL_REF(command_options().slowlog_max_len),
                Num::kI64, 0, kLongMax, "128"));
-  v->push_back(n("maxmemory", nullptr, kMemory | kUnsigned, KEEL_REF(server_options().maxmemory),
-               Num::kU64, 0, kLongMax, "0"));
-  v->push_back(es("maxmemory-policy", 0, KEEL_REF(server_options().maxmemory_policy), kPolicies,
-                "noeviction"));
-  v->push_back(n("maxmemory-samples", nullptr, 0, KEEL_REF(server_options().maxmemory_samples),
-               Num::kI64, 1, kIntMax, "5"));
+  // The memory ceiling and eviction (keyspace/evict.h); each change re-derives the LFU flag and
+  // the admission gate.
+  {
+    Directive d = n("maxmemory", nullptr, kMemory | kUnsigned, KEEL_REF(eviction_options().maxmemory),
+                    Num::kU64, 0, kLongMax, "0");
+    d.post = eviction_options_changed;
+    v->push_back(d);
+    d = ei("maxmemory-policy", 0, KEEL_REF(eviction_options().policy), kPolicies, "noeviction");
+    d.post = eviction_options_changed;
+    v->push_back(d);
+    d = n("maxmemory-samples", nullptr, 0, KEEL_REF(eviction_options().samples), Num::kI64, 1, kIntMax, "5");
+    v->push_back(d);
+    d = n("maxmemory-eviction-tenacity", nullptr, 0, KEEL_REF(eviction_options().tenacity), Num::kI64, 0,
+          100, "10");
+    v->push_back(d);
+    d = n("lfu-log-factor", nullptr, 0, KEEL_REF(eviction_options().lfu_log_factor), Num::kI64, 0, kIntMax,
+          "10");
+    v->push_back(d);
+    d = n("lfu-decay-time", nullptr, 0, KEEL_REF(eviction_options().lfu_decay_time), Num::kI64, 0, kIntMax,
+          "1");
+    v->push_back(d);
+    v->push_back(b("lazyfree-lazy-eviction", nullptr, 0, KEEL_REF(eviction_options().lazy_eviction), false));
+  }
+  // Client eviction (server/server.cc, Server::evict_clients): bytes, or a percentage of
+  // maxmemory stored negated.
+  v->push_back(n("maxmemory-clients", nullptr, kMemory | kPercent, KEEL_REF(server_options().maxmemory_clients),
+                 Num::kI64, -100, kLongMax, "0"));
   {
     // Hidden, as Redis 8 (which has the same directive for its I/O threads) hides it.
     Directive d = n("prefetch-batch-max-size", nullptr, kHidden,

@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "base/lazyfree.h"
 #include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
@@ -25,6 +27,7 @@
 #include "commands/pause.h"
 #include "commands/tracking.h"
 #include "commands/pubsub.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/aof.h"
 #include "persistence/persistence.h"
@@ -168,12 +171,12 @@ void info_clients(std::string& out, Server& srv) {
   line(out, "total_blocking_keys_on_nokey:0");
 }
 
-void info_memory(std::string& out, Server&) {
-  const ServerOptions& o = server_options();
+void info_memory(std::string& out, Server& srv) {
+  const EvictionOptions& eo = eviction_options();
   const size_t used = used_memory(), rss = rss_memory();
   const size_t peak = memory_peak_update(used);  // shared with MEMORY STATS
   const uint64_t sysmem = total_system_memory();
-  const uint64_t maxmem = static_cast<uint64_t>(o.maxmemory);
+  const uint64_t maxmem = eo.maxmemory;
   line(out, "used_memory:%zu", used);
   line(out, "used_memory_human:%s", human_bytes(used).c_str());
   line(out, "used_memory_rss:%zu", rss);
@@ -181,6 +184,19 @@ void info_memory(std::string& out, Server&) {
   line(out, "used_memory_peak:%zu", peak);
   line(out, "used_memory_peak_human:%s", human_bytes(peak).c_str());
   line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
+  // Redis's overhead, as MEMORY STATS counts it (commands/cmd_memory.cc): start-up memory,
+  // client buffers, the key tables and one object header per key.
+  size_t overhead = memory_startup() + srv.clients_memory();
+  for (int i = 0; i < keyspace().count(); i++) {
+    const Db& db = keyspace().db(i);
+    overhead += db.table_memory() + db.expires_memory() + db.size() * Object::kHeaderSize;
+  }
+  const size_t dataset = used > overhead ? used - overhead : 0;
+  const size_t net = used > memory_startup() ? used - memory_startup() : 0;
+  line(out, "used_memory_overhead:%zu", overhead);
+  line(out, "used_memory_startup:%zu", memory_startup());
+  line(out, "used_memory_dataset:%zu", dataset);
+  line(out, "used_memory_dataset_perc:%.2f%%", net ? 100.0 * double(dataset) / double(net) : 0.0);
   line(out, "total_system_memory:%llu", ull(sysmem));
   line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
   // The scripting engines, with Redis 7's names and order (used_memory_lua is the old name
@@ -201,16 +217,22 @@ void info_memory(std::string& out, Server&) {
   line(out, "used_memory_scripts_human:%s", human_bytes(sm.scripts_eval + sm.functions).c_str());
   line(out, "maxmemory:%llu", ull(maxmem));
   line(out, "maxmemory_human:%s", human_bytes(maxmem).c_str());
-  line(out, "maxmemory_policy:%s", o.maxmemory_policy.c_str());
+  static constexpr const char* kPolicyNames[] = {"volatile-lru",   "volatile-lfu", "volatile-random",
+                                                 "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
+                                                 "allkeys-random", "noeviction"};
+  line(out, "maxmemory_policy:%s", kPolicyNames[eo.policy & 7]);
   line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
   line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
+  // What Redis leaves out of the maxmemory comparison (replica buffers, the AOF buffer): none
+  // of those exist here yet.
+  line(out, "mem_not_counted_for_evict:0");
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
-  // Keel frees keys at once (counted as Redis would); Lua states closed by the scripting
-  // engine's background thread (SCRIPT / FUNCTION FLUSH ASYNC) are pending until it is done.
-  const LuaLazyfreeStats lua_lazy = lua_lazyfree_stats();
-  line(out, "lazyfree_pending_objects:%llu", ull(lua_lazy.pending));
-  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects + lua_lazy.freed));
+  // What the lazyfree thread (base/lazyfree.h) has queued and has freed: big values, flushed
+  // databases, Lua states.
+  const LazyfreeStats lazy = lazyfree_stats();
+  line(out, "lazyfree_pending_objects:%llu", ull(lazy.pending));
+  line(out, "lazyfreed_objects:%llu", ull(dispatch_stats().lazyfreed_objects + lazy.freed));
 }
 
 // Redis 7.0's and 7.4's fields, in their order. The current_* fields describe the running
@@ -301,7 +323,9 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
   line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
   line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
-  line(out, "evicted_clients:0");
+  line(out, "evicted_clients:%llu", ull(srv.stats().evicted_clients));
+  line(out, "total_eviction_exceeded_time:%llu", ull(eviction_total_exceeded_ms()));
+  line(out, "current_eviction_exceeded_time:%llu", ull(eviction_current_exceeded_ms()));
   line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));
   line(out, "keyspace_misses:%llu", ull(ks.keyspace_misses));
   line(out, "pubsub_channels:%zu", pubsub_name_count(PubSubKind::kChannel));
@@ -316,6 +340,12 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "total_error_replies:%llu", ull(error_stats().total));
   line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));
   line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
+  // Redis 7.2+ (7.0 has none of these).
+  const AclDeniedCounts& acl = acl_denied_counts();
+  line(out, "acl_access_denied_auth:%llu", ull(acl.auth));
+  line(out, "acl_access_denied_cmd:%llu", ull(acl.cmd));
+  line(out, "acl_access_denied_key:%llu", ull(acl.key));
+  line(out, "acl_access_denied_channel:%llu", ull(acl.channel));
 }
 
 void info_replication(std::string& out, Server&) { out += replication_info(); }

@@ -15,12 +15,15 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/admission.h"
 #include "base/fork.h"
 #include "base/glob.h"
+#include "base/lazyfree.h"
 #include "base/log.h"
 #include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
@@ -32,6 +35,7 @@
 #include "commands/pubsub.h"
 #include "commands/slowlog.h"
 #include "ds/hashtable.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/aof.h"
 #include "persistence/persistence.h"
@@ -258,6 +262,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   replication_before_sleep();  // WAITs satisfied by ACKs read in this iteration
   // Flushing may close clients, which edits pending_; work on a detached list.
   // Clients over their output buffer limits go first: what they are owed is dropped.
+  if (KEEL_UNLIKELY(server_options().maxmemory_clients != 0)) s->evict_clients();
   while (!s->close_asap_.empty() && s->close_asap_.back() != s->busy_caller_) {
     s->close_asap_.back()->close();  // close() pops it
   }
@@ -276,6 +281,15 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   if (KEEL_UNLIKELY(g_keyspace_hooks.tracking != nullptr) && !s->in_busy_poll_ &&
       tracking_before_sleep_pending()) {
     tracking_before_sleep();
+  }
+  // The memory ceiling: the used-memory figure is re-read once per iteration, and an eviction
+  // cut short by its time budget goes on (keyspace/evict.h).
+  if (KEEL_UNLIKELY(g_admission_gates.maxmemory) && !s->in_busy_poll_) {
+    eviction_continue();
+    if (eviction_pending()) uv_idle_start(&s->evict_idle_, [](uv_idle_t*) {});  // poll, no sleep
+  }
+  if (KEEL_UNLIKELY(uv_is_active(reinterpret_cast<uv_handle_t*>(&s->evict_idle_))) && !eviction_pending()) {
+    uv_idle_stop(&s->evict_idle_);
   }
   // The AOF is written (and with appendfsync always, fsynced) before any reply of this
   // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.
@@ -548,6 +562,7 @@ int Server::run() {
   replication_init();
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
+  uv_idle_init(loop_, &evict_idle_);
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
@@ -581,7 +596,9 @@ int Server::run() {
 
   while (!shutting_down_) uv_run(loop_, UV_RUN_DEFAULT);
 
-  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit.
+  // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit. Writes other
+  // clients ran after the shutdown began reach the AOF before their replies do.
+  if (aof_state().fd != -1) aof_flush(true);
   for (Client* c : pending_) {
     if (!c->closing && !c->out.empty()) {
       uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));
@@ -613,7 +630,8 @@ void Server::config_resetstat() {
   stats_ = ServerStats{};
   stats_.start_time_ms = start;
   dispatch_stats() = DispatchStats{};  // total_commands_processed, lazyfreed_objects
-  lua_lazyfree_reset_stats();          // and the Lua states' share of lazyfreed_objects
+  lazyfree_reset_stats();              // and the lazyfree thread's share of lazyfreed_objects
+  eviction_stats() = EvictionStats{};  // total_eviction_exceeded_time
 }
 
 namespace {
@@ -666,7 +684,7 @@ std::string Server::client_line(const Client* c) const {
   snprintf(buf, sizeof(buf),
            "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=%d sub=%zu psub=%zu "
            "ssub=%zu multi=%lld watch=%zu qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
-           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=default redir=%lld resp=%d "
+           "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=r%s cmd=%s user=%s redir=%lld resp=%d "
            "lib-name=%s lib-ver=%s",
            static_cast<unsigned long long>(s.id), s.addr.c_str(), c->laddr.c_str(), c->fd,
            s.name.c_str(), static_cast<long long>((now - c->ctime_ms) / 1000),
@@ -677,6 +695,7 @@ std::string Server::client_line(const Client* c) const {
            c->query.capacity() - c->query.size(), c->argv_bytes(), multi_memory(s),
            c->out.capacity(), c->out_peak, obl, oll, omem, c->memory() + multi_memory(s),
            c->writing ? "w" : "", s.last_cmd_name ? s.last_cmd_name : "NULL",
+           s.user ? s.user->name.c_str() : "default",
            static_cast<long long>(tracking_redirect_of(s)), s.resp,
            s.lib_name.c_str(), s.lib_ver.c_str());
   return buf;
@@ -712,6 +731,7 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
   uint64_t id = 0;
   int64_t max_age = 0;
   ClientType type = ClientType::kNormal;
+  const AclUser* kill_user = nullptr;
   const bool old_style = filters.size() == 1;
   if (old_style) {
     addr = filters[0];
@@ -746,7 +766,8 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
         laddr = val;
         has_laddr = true;
       } else if (equals_nocase(opt, "user")) {
-        if (val != "default") {
+        kill_user = acl_find_user(val);
+        if (!kill_user) {
           *error = "ERR No such user '" + std::string(val) + "'";
           return -1;
         }
@@ -783,6 +804,7 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
     if (has_addr && c->session.addr != addr) continue;
     if (has_laddr && c->laddr != laddr) continue;
     if (has_type && client_type_of(c) != type) continue;
+    if (kill_user && (c->session.user ? c->session.user : acl_default_user()) != kill_user) continue;
     if (skipme && &c->session == &self) continue;
     if (max_age > 0 && (now - c->ctime_ms) / 1000 <= max_age) continue;
     victims.push_back(c);
@@ -805,6 +827,26 @@ int64_t Server::client_kill(const Session& self, std::span<const std::string_vie
     master_killed = replication_kill_master_link() ? 1 : 0;
   }
   return static_cast<int64_t>(victims.size()) + master_killed;
+}
+
+void Server::acl_sessions_update(const Session& self, std::span<AclUser* const> changed) {
+  std::vector<Client*> victims;
+  for (auto& [cid, c] : clients_) {
+    if (c->closing) continue;
+    AclUser* u = c->session.user ? c->session.user : acl_default_user();
+    if (std::find(changed.begin(), changed.end(), u) != changed.end() || !acl_session_keeps(c->session, u)) {
+      victims.push_back(c);
+      continue;
+    }
+    acl_attach(c->session, u);
+  }
+  for (Client* c : victims) {
+    if (&c->session == &self) {
+      c->close_after_reply();
+    } else {
+      c->close();
+    }
+  }
 }
 
 void Server::add_monitor(Session& s) {
@@ -923,6 +965,43 @@ bool Server::check_output_limits(Client* c) {
   close_asap_.push_back(c);
   stats_.client_output_buffer_limit_disconnections++;
   return true;
+}
+
+// Redis 7.0's client eviction: the limit is maxmemory-clients, or that percentage of maxmemory
+// (none without maxmemory), at least 128 KB; the memory of a client is what clients_memory() counts for it
+// (its block, query and output buffers). The biggest evictable client goes first.
+void Server::evict_clients() {
+  const int64_t v = server_options().maxmemory_clients;
+  uint64_t limit = 0;
+  if (v > 0) {
+    limit = static_cast<uint64_t>(v);
+  } else if (eviction_options().maxmemory != 0) {
+    limit = eviction_options().maxmemory * static_cast<uint64_t>(-v) / 100;
+  }
+  if (limit == 0) return;
+  // Redis's floor: a tiny setting must not cut every client off.
+  if (limit < 128 * 1024) limit = 128 * 1024;
+  auto mem = [](const Client* c) {
+    return allocation_size(c) + c->query.capacity() + c->out.capacity() + c->inflight.capacity();
+  };
+  for (;;) {
+    uint64_t total = 0;
+    Client* biggest = nullptr;
+    size_t biggest_mem = 0;
+    for (const auto& [id, c] : clients_) {
+      if (c->closing || c->close_asap) continue;
+      const size_t m = mem(c);
+      total += m;
+      if (c->session.flags & Session::kNoEvict) continue;
+      if (c == busy_caller_ || m <= biggest_mem) continue;
+      biggest = c;
+      biggest_mem = m;
+    }
+    if (total <= limit || biggest == nullptr) return;
+    stats_.evicted_clients++;
+    biggest->close_asap = true;
+    close_asap_.push_back(biggest);
+  }
 }
 
 // ---- Scripts past busy-reply-threshold ---------------------------------------------------------

@@ -22,6 +22,7 @@ struct ServerStats {
   uint64_t net_output_bytes = 0;
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
+  uint64_t evicted_clients = 0;  // maxmemory-clients
   // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
   int64_t last_sample_ms = 0;
   uint64_t last_sample_ops = 0;
@@ -59,6 +60,7 @@ class Server : public ServerApi {
   int64_t client_kill(const Session& self, std::span<const std::string_view> filters,
                       std::string* error) override;
   bool client_exists(uint64_t id) override { return clients_.count(id) != 0; }
+  void acl_sessions_update(const Session& self, std::span<AclUser* const> changed) override;
   Session* find_session(uint64_t id) override;
   void add_monitor(Session& s) override;
   void feed_monitors(const Session& s, std::span<const std::string_view> args) override;
@@ -77,6 +79,9 @@ class Server : public ServerApi {
   // soft one for longer than its seconds, schedules c to close before the next sleep. True when c
   // is (now) scheduled to close.
   bool check_output_limits(Client* c);
+  // maxmemory-clients: while the clients' memory is over the limit, the biggest evictable
+  // client (normal or pub/sub, without CLIENT NO-EVICT) is closed. Before each sleep.
+  void evict_clients();
 
   std::string client_line(const Client* c) const;  // one CLIENT LIST line
 
@@ -98,6 +103,9 @@ class Server : public ServerApi {
   std::vector<uv_tcp_t*> listeners_;
   uv_timer_t cron_timer_;
   uv_prepare_t before_sleep_;
+  // Keeps the loop from sleeping while an eviction cut short by its time budget has more to
+  // do (Redis's zero-delay eviction timer): active only then.
+  uv_idle_t evict_idle_;
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;

@@ -215,6 +215,10 @@ void ZsetType::maybe_convert(Object& o, size_t size_hint) {
   if (is_lp(o) && !fits_listpack(size_hint, 0)) to_skiplist(o, size_hint);
 }
 
+void ZsetType::convert_to_skiplist(Object& o) {
+  if (is_lp(o)) to_skiplist(o, size(o));
+}
+
 size_t ZsetType::size(const Object& o) {
   if (is_lp(o)) return lp_pairs(*LpView(o));
   return big_of(o)->sl.size();

@@ -40,6 +40,10 @@ class ZsetType {
   // 7.4 looks at the count only; a long member converts when it is actually added).
   static void maybe_convert(Object& o, size_t size_hint);
 
+  // SORT's conversion (Redis's zsetConvert to skiplist before sorting, which SORT and SORT_RO
+  // still do in 7.4 / 8.0): a listpack becomes a skiplist of its size; a skiplist stays.
+  static void convert_to_skiplist(Object& o);
+
   // ---- size and lookup ----------------------------------------------------------------------
   static size_t size(const Object& o);
   static bool score(const Object& o, std::string_view member, double* out);

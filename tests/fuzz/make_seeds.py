@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the binary seed files of the blob targets (listpack, intset, ziplist) from the byte
-layouts below, so that the seeds can be read and regenerated: python3 tests/fuzz/make_seeds.py.
+"""Writes the binary seed files of the blob targets (listpack, intset, ziplist, quicklist,
+hll) from the byte layouts below, so that the seeds can be read and regenerated:
+python3 tests/fuzz/make_seeds.py.
 Text-like seeds of the other targets are plain files in tests/fuzz/corpus/<target>/.
 Each seed starts with the target's mode byte (see the target's header comment)."""
 import os
@@ -203,3 +204,28 @@ write("quicklist", "rdb_nodes", fill_byte(1) + b"\x03"
       + bytes([RDB_PLAIN | 0x40]) + struct.pack("<H", 2000) + b"P"
       + bytes([RDB_LP, 2]) + qv_str(b"c") + qv_str(b"d")
       + bytes([INDEX]) + struct.pack("<H", 4))
+
+
+# ---- hll (tests/fuzz/hll.cc): mode byte, value, then (index u16, value u8) edits ----------
+def u16(v):
+    return struct.pack("<H", v)
+
+
+HLL_SPARSE_HDR = b"HYLL\x01\x00\x00\x00" + b"\x00" * 7 + b"\x80"  # stale cache
+# PFADD h a b c; PFCOUNT h; GET h on redis-server 7.0.15 (cache valid: 3)
+HLL_REDIS_ABC = (b"HYLL\x01\x00\x00\x00\x03" + b"\x00" * 7
+                 + bytes.fromhex("60f38050b1844bfb80425a"))
+hll_edits = b"".join(u16(i * 977 % 16384) + bytes([i * 7 % 63 + 1]) for i in range(40))
+write("hll", "raw_redis_abc", b"\x00" + u16(len(HLL_REDIS_ABC)) + HLL_REDIS_ABC + hll_edits)
+write("hll", "raw_empty", b"\x00" + u16(18) + HLL_SPARSE_HDR + b"\x7f\xff" + hll_edits)
+write("hll", "ops_short", b"\x01" + u16(2) + b"\x7f\xfe" + hll_edits)          # 16383 registers
+write("hll", "ops_over", b"\x01" + u16(3) + b"\x7f\xff\x00" + hll_edits)       # 16385
+write("hll", "ops_cut", b"\x01" + u16(1) + b"\x7f" + hll_edits)                # XZERO cut in half
+write("hll", "ops_mixed", b"\x01" + u16(8) + b"\x00\x80\x85\x9f\x7f\xf0\x3f\x0a" + hll_edits)
+write("hll", "built_flip", b"\x02" + bytes([60])
+      + b"".join(u16(i * 331 % 16384) + bytes([i % 32]) for i in range(60))
+      + u16(20) + b"\x40" + hll_edits)
+write("hll", "built_ok", b"\x02" + bytes([30])
+      + b"".join(u16(i * 1231 % 16384) + bytes([i % 32]) for i in range(30))
+      + u16(0) + b"\x00" + u16(300) + hll_edits)
+write("hll", "dense", b"\x03" + u16(64) + bytes(range(64)) + hll_edits)

@@ -390,6 +390,22 @@ start_server {overrides {appendonly yes appendfsync always}} {
     }
 }
 
+start_server {overrides {appendonly yes appendfsync always}} {
+    test "Nothing pipelined after a successful SHUTDOWN runs (no reply for a write not in the AOF)" {
+        set dir [srv dir]
+        set rd [redis_deferring_client]
+        $rd write "[resp SET a 1][resp SHUTDOWN NOSAVE][resp SET b 2]"
+        set replies {}
+        while {![catch {$rd read} reply]} { lappend replies $reply }
+        # Redis exits before sending anything; Keel sends the first SET's reply (it is in the AOF).
+        assert_lessthan_equal [llength $replies] 1
+        assert_equal {exit 0} [wait_server_exit]
+        start_server [list overrides [list dir $dir appendonly yes]] {
+            assert_equal {1 0} [list [r get a] [r exists b]]
+        }
+    }
+}
+
 start_server {overrides {appendonly yes appendfsync everysec}} {
     test "everysec with a stalled disk: writes wait up to 2 s for the fsync, then go anyway; the loop never blocks" {
         if {![is_keel]} { skip_test "DEBUG AOF-FSYNC-DELAY is Keel's" }
@@ -444,6 +460,43 @@ start_server {overrides {appendonly yes aof-use-rdb-preamble no}} {
         restart_server
         assert_equal $before [dataset_snapshot]
         assert_equal 7 [r fcall aoff 0]
+    }
+
+    test "aof-use-rdb-preamble no: streams (groups, pending entries, idle consumers, empty) and hash-field TTLs as commands" {
+        r flushall
+        r xadd s 1-1 f v n 12
+        r xadd s 2-1 f w
+        r xadd s 3-1 other x
+        r xdel s 2-1
+        r xgroup create s g1 0
+        r xreadgroup group g1 alice count 2 streams s >
+        r xgroup createconsumer s g1 bob
+        r xgroup create s g2 $ entriesread 3
+        r xadd empty 5-5 a b
+        r xdel empty 5-5
+        r hset h a 1 b 2 c 3
+        r hpexpireat h 4102444800000 fields 2 a c
+        set fv {}
+        for {set i 0} {$i <= 200} {incr i} { lappend fv f$i $i }
+        r hset hbig {*}$fv
+        r hpexpireat hbig 4102444800123 fields 1 f7
+        set digest [r debug digest]
+        # Consumers' seen/active times are those of the reload (XCLAIM), as in Redis; pending
+        # entries keep their delivery times and counts.
+        set full [dict get [lindex [dict get [r xinfo stream s full] groups] 0] pending]
+        set pending [lmap e [r xpending s g1 - + 10] {list [lindex $e 0] [lindex $e 1] [lindex $e 3]}]
+        r bgrewriteaof
+        wait_rewrite_done
+        set base [file_bytes [aof_path [lindex [aof_files] 0]]]
+        assert_match "*[resp XADD empty MAXLEN 0 5-5 x y]*" $base
+        assert_match "*[resp XGROUP CREATECONSUMER s g1 bob]*" $base
+        assert_match "*[resp HPEXPIREAT hbig 4102444800123 FIELDS 1 f7]*" $base
+        restart_server
+        assert_equal $digest [r debug digest]
+        assert_equal $full [dict get [lindex [dict get [r xinfo stream s full] groups] 0] pending]
+        assert_equal $pending [lmap e [r xpending s g1 - + 10] {list [lindex $e 0] [lindex $e 1] [lindex $e 3]}]
+        assert_equal {4102444800000 -1 4102444800000} [r hpexpiretime h fields 3 a b c]
+        assert_equal {0 0 5-5} [list [r xlen empty] [dict get [r xinfo stream empty] length] [dict get [r xinfo stream empty] last-generated-id]]
     }
 }
 

@@ -445,14 +445,3 @@ test "Every fixture dump loads and matches its contents.jsonl, and its DUMP payl
     r flushall
     r function flush
 }
-
-test "The fixtures' stream dumps are refused, naming the type and the key" {
-    set root [file join $::keel::tests_dir assets rdb]
-    set dir [::keel::new_tmpdir]
-    foreach server {redis-6.2.9 redis-7.0.15 redis-7.2.6 redis-7.4.1 valkey-8.1-dev} {
-        file copy -force [file join $root $server dump-streams.rdb] [file join $dir $server.rdb]
-        lassign [start_expecting_exit $dir $server.rdb] status log
-        assert_equal 1 $status $server
-        assert_match "*values of RDB type * (stream) are not supported*reading key 'stream:*'*" $log $server
-    }
-}

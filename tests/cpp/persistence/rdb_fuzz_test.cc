@@ -24,6 +24,7 @@
 #include "persistence/persistence.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
+#include "types/stream_type.h"
 
 namespace keel {
 namespace {
@@ -100,6 +101,31 @@ void exercise(Object* o) {
       HashType::set(*o, "new-field", "v", encoding_limits());
       HashType::convert_to_hashtable(*o, 0);
       break;
+    case Type::kStream: {
+      // Walk it both ways, then change it every way the commands do.
+      Stream& st = StreamType::get(*o);
+      std::string why;
+      ASSERT_TRUE(st.check(&why)) << why;
+      for (bool rev : {false, true}) {
+        StreamIterator it(st, StreamID{}, StreamID::max(), rev);
+        StreamID id;
+        int64_t nf;
+        while (it.next(&id, &nf)) it.for_each_field([](const LpEntry&, const LpEntry&) {});
+      }
+      StreamID next = st.last_id;
+      if (next.incr()) {
+        const std::string_view fv[] = {"f", "v"};
+        st.append(next, fv, StreamType::limits());
+      }
+      StreamID first;
+      if (st.first_entry_id(&first)) st.remove(first);
+      StreamTrimArgs t;
+      t.strategy = StreamTrimStrategy::kMaxLen;
+      t.maxlen = 1;
+      st.trim(t);
+      ASSERT_TRUE(st.check(&why)) << why;
+      break;
+    }
     default: break;
   }
   (void)model_of(*o);
@@ -120,12 +146,14 @@ TEST(RdbFuzz, CorruptInputNeverCrashes) {
     const std::string dir = std::string("tests/assets/rdb/") + server + "/";
     files.push_back(read_file(dir + "dump.rdb"));
     files.push_back(read_file(dir + "dump-streams.rdb"));
-    std::ifstream f(dir + "contents.jsonl");
-    std::string line;
-    while (std::getline(f, line)) {
-      json::Value v;
-      if (!json::parse(line, &v)) continue;
-      if (v.has("dump_hex")) payloads.push_back(unhex(v["dump_hex"].text));
+    for (const char* contents : {"contents.jsonl", "contents-streams.jsonl"}) {
+      std::ifstream f(dir + contents);
+      std::string line;
+      while (std::getline(f, line)) {
+        json::Value v;
+        if (!json::parse(line, &v)) continue;
+        if (v.has("dump_hex")) payloads.push_back(unhex(v["dump_hex"].text));
+      }
     }
   }
   ASSERT_EQ(files.size(), 10u);

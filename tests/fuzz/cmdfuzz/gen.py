@@ -306,6 +306,80 @@ class Gen:
                     a += [str(g.r.randrange(-50, 50)), 'm%d' % g.r.randrange(300)]
             return a
 
+        # hyperloglog, geo, sort
+        def lonlat():
+            if P(0.9):
+                return ['%.6f' % g.r.uniform(-180, 180), '%.6f' % g.r.uniform(-85.05, 85.05)]
+            return [ch(['13.361389', '200', '-180', '180', 'abc', 'nan', '0']),
+                    ch(['38.115556', '85.05112878', '85.06', '-85.05112878', '0', 'x'])]
+
+        def geoadd():
+            a = ['GEOADD', k()] + g.opts([lambda: ['NX'], lambda: ['XX'], lambda: ['CH']], 2)
+            for _ in range(g.r.randrange(1, 4)):
+                a += lonlat() + [m()]
+            if P(0.05):
+                a.pop()
+            return a
+
+        def unit():
+            return ch(['m', 'km', 'mi', 'ft', 'KM', 'x'])
+
+        def radius():
+            return ch(['0', '1', '100', '5000', '100000', '2000000', '-1', 'abc', '1e7'])
+
+        def geo_opts(store):
+            o = g.opts([lambda: ['WITHDIST'], lambda: ['WITHCOORD'], lambda: ['WITHHASH'],
+                        lambda: ['ASC'], lambda: ['DESC'], lambda: ['COUNT', ch(['1', '3', '0', 'x'])],
+                        lambda: ['ANY']] + ([lambda: ['STORE', k()], lambda: ['STOREDIST', k()]]
+                                            if store else []), 3)
+            return o
+
+        def geosearch(store):
+            def gen():
+                a = ['GEOSEARCHSTORE', k(), k()] if store else ['GEOSEARCH', k()]
+                a += ['FROMMEMBER', m()] if P(0.4) else ['FROMLONLAT'] + lonlat()
+                a += ['BYRADIUS', radius(), unit()] if P(0.5) else ['BYBOX', radius(), radius(), unit()]
+                a += g.opts([lambda: ['ASC'], lambda: ['DESC'], lambda: ['COUNT', ch(['1', '3', '0'])],
+                             lambda: ['ANY']] + ([lambda: ['STOREDIST']] if store else
+                                                 [lambda: ['WITHDIST'], lambda: ['WITHCOORD'],
+                                                  lambda: ['WITHHASH']]), 3)
+                if P(0.05):
+                    g.r.shuffle(a)
+                    a = [a[0]] + a[1:]
+                return a
+            return gen
+
+        def georadius(name):
+            def gen():
+                if 'member' in name.lower():
+                    a = [name, k(), m(), radius(), unit()]
+                else:
+                    a = [name, k()] + lonlat() + [radius(), unit()]
+                return a + geo_opts(not name.endswith('_RO'))
+            return gen
+
+        def sort(name):
+            # No BY / GET patterns: their lookups emit keymiss events in the order the elements
+            # are read, and a set's order is the encoding's (hashtable in 7.0, listpack in 7.4),
+            # so notification streams would differ. tests/unit/sort.tcl compares patterns with
+            # redis-server on lists, sets and sorted sets instead.
+            def gen():
+                a = [name, k()]
+                store = name == 'SORT' and P(0.3)
+                if store and P(0.3):
+                    a += ['BY', ch(['nosort', '#'])]  # no '*': unsorted (a set: sorted when stored)
+                if P(0.4):
+                    a.append('ALPHA')
+                a += g.opts([lambda: ['ASC'], lambda: ['DESC'], lambda: ['LIMIT', idx(), idx()],
+                             lambda: ['GET', '#']], 3)
+                if store:
+                    a += ['STORE', k()]
+                return a
+            return gen
+
+        def pfdebug():
+            return ['PFDEBUG', ch(['ENCODING', 'DECODE', 'TODENSE', 'GETREG', 'FOO']), k()]
+
         def zrange_opts():
             return g.opts([lambda: ['BYSCORE'], lambda: ['BYLEX'], lambda: ['REV'],
                            lambda: ['LIMIT', idx(), idx()], lambda: ['WITHSCORES']], 3)
@@ -649,6 +723,25 @@ class Gen:
             'zdiffstore': (1, zsetop('ZDIFFSTORE', True, False)),
             'zintercard': (1, zintercard),
             'zscan': (1, kscan('ZSCAN')),
+            # hyperloglog (strings in Redis's HLL format)
+            'pfadd': (2, lambda: ['PFADD', k()] + g.mems(0, 4)),
+            'pfcount': (1.5, lambda: ['PFCOUNT'] + g.ks()),
+            'pfmerge': (1, lambda: ['PFMERGE', k()] + g.ks(0, 3)),
+            'pfdebug': (0.3, pfdebug),
+            # geo (sorted sets of geohash scores)
+            'geoadd': (2, geoadd),
+            'geopos': (1, lambda: ['GEOPOS', k()] + g.mems()),
+            'geodist': (1, lambda: ['GEODIST', k(), m(), m()] + ([unit()] if P(0.6) else [])),
+            'geohash': (1, lambda: ['GEOHASH', k()] + g.mems()),
+            'geosearch': (1, geosearch(False)),
+            'geosearchstore': (0.7, geosearch(True)),
+            'georadius': (0.5, georadius('GEORADIUS')),
+            'georadius_ro': (0.3, georadius('GEORADIUS_RO')),
+            'georadiusbymember': (0.5, georadius('GEORADIUSBYMEMBER')),
+            'georadiusbymember_ro': (0.3, georadius('GEORADIUSBYMEMBER_RO')),
+            # sort
+            'sort': (1.5, sort('SORT')),
+            'sort_ro': (0.5, sort('SORT_RO')),
             # server / connection
             'ping': (0.5, lambda: ['PING'] + ([v()] if P(0.5) else [])),
             'echo': (0.5, lambda: ['ECHO', v()]),
@@ -672,8 +765,8 @@ class Gen:
             'hello': (0.2, hello),
             'echo2': (0.1, lambda: ['ECHO']),
             'auth': (0.1, lambda: ['AUTH'] + ch([['x'], ['default', 'x'], ['a', 'b', 'c']])),
-            # Unknown names only (not commands Keel lacks, like SORT or XADD: those differ
-            # by design until implemented).
+            # Unknown names only (not commands Keel lacks, like XADD: those differ by design
+            # until implemented).
             'unknown': (0.2, lambda: [ch(['FOO', 'get\x00', '', 'x' * 200, 'a\r\nb'])] +
                         g.ks(0, 2)),
             'info': (0.1, lambda: ['INFO'] + ch([[], ['keyspace'], ['nosuch'], ['clients']])),

@@ -1,0 +1,161 @@
+// Access control lists (Redis 7 ACL v2): users, their rules and selectors, the permission check
+// admission runs for a restricted user, and the ACL LOG. The ACL command is in cmd_acl.cc.
+//
+// Cost model: a user whose root selector allows every command, every key (read and write) and
+// every channel is "unrestricted"; its sessions never set Session::kAclRestricted and keep the
+// one-test admission path. A restricted user's sessions carry the flag and go through
+// execute_command_slow, which calls acl_check(): one bitmap test per command (indexed by
+// CommandSpec::acl_id), key patterns only when the selector has restricted keys, channel
+// patterns only for pub/sub commands.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/command.h"
+#include "protocol/reply_writer.h"
+
+namespace keel {
+
+class ServerApi;
+
+// Key pattern permissions (%R~, %W~, ~ is both).
+enum AclKeyPerm : uint8_t { kAclKeyRead = 1, kAclKeyWrite = 2, kAclKeyAll = 3 };
+
+struct AclKeyPattern {
+  std::string pattern;
+  uint8_t perm = kAclKeyAll;
+};
+
+// One set of permissions: the root selector of a user, or one of its "(...)" selectors.
+struct AclSelector {
+  std::vector<uint64_t> allowed;        // bit per CommandSpec::acl_id
+  std::vector<std::string> cmd_rules;   // the command rules as ACL LIST shows them
+  bool allkeys = false;
+  bool allchannels = false;
+  std::vector<AclKeyPattern> keys;
+  std::vector<std::string> channels;
+  // Redis 7.0's first-argument rules (+select|0): command id -> allowed first arguments.
+  std::vector<std::pair<uint16_t, std::string>> first_args;
+
+  bool allows_command(uint16_t id) const { return (allowed[id >> 6] >> (id & 63)) & 1; }
+  std::string describe(bool root) const;  // "~a %R~b resetchannels &c -@all +get"
+  std::string describe_commands() const;
+  std::string describe_keys() const;
+  std::string describe_channels() const;
+};
+
+struct AclUser {
+  std::string name;
+  bool enabled = false;
+  bool nopass = false;
+  int sanitize = 0;  // 0 none, 1 sanitize-payload, 2 skip-sanitize-payload
+  std::vector<std::string> passwords;  // SHA-256, lowercase hex
+  AclSelector root;
+  std::vector<AclSelector> selectors;
+  bool unrestricted = false;  // derived: every command, key and channel (the fast path)
+
+  std::string describe() const;  // one ACL LIST line without "user <name> "
+};
+
+// Start-up: numbers every command row (CommandSpec::acl_id) and creates the default user
+// ("on nopass ~* &* +@all", with requirepass as its password when set).
+void acl_init();
+
+AclUser* acl_find_user(std::string_view name);
+AclUser* acl_default_user();
+const std::vector<std::unique_ptr<AclUser>>& acl_users();
+
+// The SHA-256 of `s` in lowercase hex.
+std::string acl_hash_password(std::string_view s);
+
+// Applies `rules` (ACL SETUSER's arguments, selectors already joined) to a copy of the user
+// named `name` (a new user when there is none); nothing is changed unless every rule applies.
+// On failure *err is the full error text ("ERR Error in ACL SETUSER modifier ...").
+// *bad_op / *reason (optional): the failing rule and the reason alone (ACL files, `user` lines).
+bool acl_setuser(std::string_view name, std::span<const std::string_view> rules, std::string* err,
+                 std::string* bad_op = nullptr, std::string* reason = nullptr);
+// Joins selector arguments "(~a" "+get)" into one; false (and *err) on an unmatched '('.
+bool acl_merge_selectors(std::span<const std::string_view> in, std::vector<std::string>* out,
+                         std::string* err);
+// Deletes the user; sessions authenticated as it are closed by the caller.
+bool acl_deluser(std::string_view name);
+
+// requirepass changed (CONFIG SET / start-up): the default user's password becomes it.
+void acl_set_requirepass(const std::string& pass);
+
+// AUTH / HELLO AUTH: the user when the password is right and the user is on, else null (and
+// the failure is logged in ACL LOG with reason auth).
+// `cmd` ("auth" / "hello") is the log entry's object, as in Redis.
+AclUser* acl_authenticate(Session& s, std::string_view user, std::string_view pass, const char* cmd);
+// A new connection (or RESET): the default user, authenticated when it is on and nopass.
+void acl_session_init(Session& s);
+// Whether a session of `u` may stay connected: the user still exists and allows every
+// channel, shard channel and pattern the session is subscribed to (Redis closes the others
+// when a user's channel rules change).
+bool acl_session_keeps(const Session& s, const AclUser* u);
+// Points the session at the user and sets or clears Session::kAclRestricted.
+void acl_attach(Session& s, AclUser* u);
+
+// Denial reasons, in Redis's order of relevance (the highest of all selectors is reported).
+enum class AclDeny : uint8_t { kOk = 0, kCommand, kKey, kAuth, kChannel };
+
+// The check of one command for the session's user: kOk, or the reason with *object (the
+// command, key or channel denied).
+AclDeny acl_check(const AclUser& u, const CommandSpec& c, std::span<const std::string_view> args,
+                  std::string* object);
+// The -NOPERM text for a denial.
+std::string acl_deny_text(const AclUser& u, const CommandSpec& c, AclDeny why,
+                          const std::string& object);
+// Adds (or updates) an ACL LOG entry. context: "toplevel", "multi", "lua".
+void acl_log(Session& s, AclDeny why, const char* context, const std::string& object,
+             const std::string& username, ServerApi& api);
+// Admission's check for a session of a restricted user: true when allowed; else replies the
+// -NOPERM error text in *err and logs the denial.
+bool acl_admit(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+               ServerApi& api, const char* context, std::string* err);
+
+// EXEC's check of a queued command: true when allowed; else logs it (context multi) and sets
+// *reason to Redis's EXEC reason text.
+bool acl_exec_recheck(Session& s, const CommandSpec& c, std::span<const std::string_view> args,
+                      ServerApi& api, std::string* reason);
+
+// Options (config): acllog-max-len, acl-pubsub-default (true: allchannels), aclfile.
+struct AclOptions {
+  int64_t log_max_len = 128;
+  int pubsub_default = 0;  // acl-pubsub-default: 1 allchannels, 0 resetchannels
+  std::string aclfile;
+  std::vector<std::string> config_users;  // "user" directives of redis.conf, in order
+};
+AclOptions& acl_options();
+
+// Loads the `user` directives of the configuration (start-up). Returns "" or the error.
+std::string acl_load_config_users();
+// ACL LOAD / start-up with aclfile: all or nothing. Returns "" or the error text.
+std::string acl_load_file(const std::string& path);
+// ACL SAVE. Returns "" or the error text.
+std::string acl_save_file(const std::string& path);
+
+// ACL LOG entries (cmd_acl.cc replies them).
+struct AclLogEntry {
+  uint64_t count = 0;
+  std::string reason, context, object, username, client_info;
+  int64_t created_ms = 0, updated_ms = 0;
+  uint64_t entry_id = 0;
+};
+std::vector<AclLogEntry>& acl_log_entries();  // newest first
+// INFO stats' acl_access_denied_{auth,cmd,key,channel} (Redis 7.2+), counted by acl_log.
+struct AclDeniedCounts {
+  uint64_t auth = 0, cmd = 0, key = 0, channel = 0;
+};
+const AclDeniedCounts& acl_denied_counts();
+
+// COMMAND INFO's categories (cmd_server.cc), the one source of the ACL categories.
+std::vector<const char*> acl_categories(const CommandSpec& c);
+// ACL CAT's list of category names, in Redis's order.
+std::span<const char* const> acl_category_names();
+
+}  // namespace keel

@@ -1,0 +1,375 @@
+// HyperLogLog bytes (see hyperloglog.h for the layout). Every walk over sparse opcodes is
+// bounded by the buffer and by the register count, so damaged values are reported, never read
+// or written past their end.
+#include "ds/hyperloglog.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace keel::hll {
+namespace {
+
+constexpr uint64_t kSeed = 0xadc83b19ULL;
+constexpr size_t kDenseRegBytes = kDenseSize - kHeaderSize;
+constexpr double kAlphaInf = 0.721347520444481703680;  // 1 / (2 ln 2)
+
+// Opcode decoding.
+inline bool is_zero(uint8_t b) { return (b & 0xc0) == 0x00; }
+inline bool is_xzero(uint8_t b) { return (b & 0xc0) == 0x40; }
+inline int zero_len(uint8_t b) { return (b & 0x3f) + 1; }
+inline int xzero_len(const uint8_t* p) { return (((p[0] & 0x3f) << 8) | p[1]) + 1; }
+inline int val_value(uint8_t b) { return ((b >> 2) & 0x1f) + 1; }
+inline int val_len(uint8_t b) { return (b & 0x3) + 1; }
+inline uint8_t make_val(int value, int len) {
+  return static_cast<uint8_t>(0x80 | ((value - 1) << 2) | (len - 1));
+}
+constexpr int kZeroMaxLen = 64;
+constexpr int kValMaxLen = 4;
+
+// Writes a run of `len` zero registers (1..16384) at out; returns its byte count.
+int put_zeros(uint8_t* out, int len) {
+  if (len <= kZeroMaxLen) {
+    out[0] = static_cast<uint8_t>(len - 1);
+    return 1;
+  }
+  out[0] = static_cast<uint8_t>(0x40 | ((len - 1) >> 8));
+  out[1] = static_cast<uint8_t>((len - 1) & 0xff);
+  return 2;
+}
+
+// Calls f(value, run) for each opcode of a sparse body; stops early when f returns false or the
+// opcodes run past the end of the buffer. Returns the number of registers covered, or -1 when
+// an XZERO is cut by the end of the buffer.
+template <class F>
+int64_t walk_sparse(const uint8_t* p, size_t len, F&& f) {
+  const uint8_t* q = p + kHeaderSize;
+  const uint8_t* end = p + len;
+  int64_t idx = 0;
+  while (q < end) {
+    int run, value = 0;
+    if (is_zero(*q)) {
+      run = zero_len(*q);
+      q++;
+    } else if (is_xzero(*q)) {
+      if (q + 1 >= end) return -1;
+      run = xzero_len(q);
+      q += 2;
+    } else {
+      run = val_len(*q);
+      value = val_value(*q);
+      q++;
+    }
+    if (idx + run > kRegisters) return idx + run;  // overflow: invalid whatever follows
+    if (!f(idx, value, run)) return idx + run;
+    idx += run;
+  }
+  return idx;
+}
+
+}  // namespace
+
+uint64_t murmurhash64a(const void* key, size_t len, uint64_t seed) {
+  constexpr uint64_t m = 0xc6a4a7935bd1e995ULL;
+  constexpr int r = 47;
+  const auto* data = static_cast<const uint8_t*>(key);
+  uint64_t h = seed ^ (len * m);
+  const size_t blocks = len / 8;
+  for (size_t i = 0; i < blocks; i++) {
+    uint64_t k = 0;
+    for (int b = 7; b >= 0; b--) k = (k << 8) | data[i * 8 + b];
+    k *= m;
+    k ^= k >> r;
+    k *= m;
+    h ^= k;
+    h *= m;
+  }
+  const uint8_t* tail = data + blocks * 8;
+  const size_t rest = len & 7;
+  if (rest) {
+    for (size_t b = rest; b-- > 0;) h ^= static_cast<uint64_t>(tail[b]) << (8 * b);
+    h *= m;
+  }
+  h ^= h >> r;
+  h *= m;
+  h ^= h >> r;
+  return h;
+}
+
+uint8_t pattern(std::string_view element, uint32_t* index) {
+  uint64_t h = murmurhash64a(element.data(), element.size(), kSeed);
+  *index = static_cast<uint32_t>(h & (kRegisters - 1));
+  h >>= kP;
+  h |= uint64_t{1} << kQ;
+  return static_cast<uint8_t>(std::countr_zero(h) + 1);
+}
+
+bool valid_header(const uint8_t* p, size_t len) {
+  if (len < kHeaderSize) return false;
+  if (memcmp(p, "HYLL", 4) != 0) return false;
+  if (p[4] > kEncSparse) return false;
+  if (p[4] == kEncDense && len != kDenseSize) return false;
+  return true;
+}
+
+bool sparse_valid(const uint8_t* p, size_t len) {
+  return walk_sparse(p, len, [](int64_t, int, int) { return true; }) == kRegisters;
+}
+
+bool cache_valid(const uint8_t* p) { return (p[15] & 0x80) == 0; }
+
+uint64_t cached_card(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[8 + i];
+  return v;
+}
+
+void set_cached_card(uint8_t* p, uint64_t card) {
+  for (int i = 0; i < 8; i++) p[8 + i] = static_cast<uint8_t>(card >> (8 * i));
+}
+
+void invalidate_cache(uint8_t* p) { p[15] |= 0x80; }
+
+uint8_t dense_get(const uint8_t* regs, uint32_t i) {
+  const size_t bit = size_t{i} * kBits;
+  const size_t byte = bit / 8;
+  const unsigned fb = bit & 7;
+  unsigned v = regs[byte] >> fb;
+  // The last register ends inside its byte: never read the byte after the registers.
+  if (fb > 8 - kBits && byte + 1 < kDenseRegBytes) v |= static_cast<unsigned>(regs[byte + 1]) << (8 - fb);
+  return static_cast<uint8_t>(v & kRegisterMax);
+}
+
+void dense_set(uint8_t* regs, uint32_t i, uint8_t v) {
+  const size_t bit = size_t{i} * kBits;
+  const size_t byte = bit / 8;
+  const unsigned fb = bit & 7;
+  regs[byte] = static_cast<uint8_t>((regs[byte] & ~(kRegisterMax << fb)) | (v << fb));
+  if (fb > 8 - kBits && byte + 1 < kDenseRegBytes) {
+    const unsigned fb8 = 8 - fb;
+    regs[byte + 1] = static_cast<uint8_t>((regs[byte + 1] & ~(kRegisterMax >> fb8)) | (v >> fb8));
+  }
+}
+
+void write_empty(uint8_t* out) {
+  memset(out, 0, kEmptySparseSize);
+  memcpy(out, "HYLL", 4);
+  out[4] = kEncSparse;
+  put_zeros(out + kHeaderSize, kRegisters);
+}
+
+SetResult sparse_set(uint8_t* p, size_t* len, uint32_t index, uint8_t count, size_t max_bytes) {
+  if (count > kSparseValMax) return SetResult::kPromote;
+  uint8_t* const start = p + kHeaderSize;
+  uint8_t* end = p + *len;
+  // Find the opcode whose run holds `index`, and the one before it.
+  uint8_t* q = start;
+  uint8_t* prev = nullptr;
+  uint64_t first = 0;  // 64 bits: a damaged value may claim far more runs than registers
+  int span = 0, oplen = 0;
+  while (q < end) {
+    if (is_zero(*q)) {
+      span = zero_len(*q);
+      oplen = 1;
+    } else if (is_xzero(*q)) {
+      if (q + 1 >= end) return SetResult::kInvalid;
+      span = xzero_len(q);
+      oplen = 2;
+    } else {
+      span = val_len(*q);
+      oplen = 1;
+    }
+    if (index <= first + span - 1) break;
+    prev = q;
+    q += oplen;
+    first += span;
+  }
+  if (q >= end) return SetResult::kInvalid;
+
+  const bool val = !is_zero(*q) && !is_xzero(*q);
+  if (val) {
+    if (val_value(*q) >= count) return SetResult::kUnchanged;
+    if (span == 1) {
+      *q = make_val(count, 1);
+      goto merge;
+    }
+  }
+  if (is_zero(*q) && span == 1) {
+    *q = make_val(count, 1);
+    goto merge;
+  }
+  {
+    // Split the run: [left part] VAL(count, 1) [right part], at most 5 bytes.
+    uint8_t seq[5];
+    int n = 0;
+    const uint64_t last = first + span - 1;
+    if (!val) {
+      if (index != first) n += put_zeros(seq + n, static_cast<int>(index - first));
+      seq[n++] = make_val(count, 1);
+      if (index != last) n += put_zeros(seq + n, static_cast<int>(last - index));
+    } else {
+      const int cur = val_value(*q);
+      if (index != first) seq[n++] = make_val(cur, static_cast<int>(index - first));
+      seq[n++] = make_val(count, 1);
+      if (index != last) seq[n++] = make_val(cur, static_cast<int>(last - index));
+    }
+    const int delta = n - oplen;
+    if (delta > 0 && *len + static_cast<size_t>(delta) > max_bytes) return SetResult::kPromote;
+    if (delta != 0) memmove(q + n, q + oplen, static_cast<size_t>(end - (q + oplen)));
+    memcpy(q, seq, static_cast<size_t>(n));
+    *len = static_cast<size_t>(static_cast<int64_t>(*len) + delta);
+    end = p + *len;
+  }
+
+merge:
+  // Join adjacent VAL opcodes of the same value, looking at up to 5 opcodes from the one before
+  // the edit (a merge re-examines the merged opcode against its right neighbour).
+  {
+    uint8_t* m = prev ? prev : start;
+    int scan = 5;
+    while (m < end && scan--) {
+      if (is_xzero(*m)) {
+        m += 2;
+        continue;
+      }
+      if (is_zero(*m)) {
+        m++;
+        continue;
+      }
+      if (m + 1 < end && !is_zero(m[1]) && !is_xzero(m[1]) && val_value(*m) == val_value(m[1])) {
+        const int l = val_len(*m) + val_len(m[1]);
+        if (l <= kValMaxLen) {
+          m[1] = make_val(val_value(*m), l);
+          memmove(m, m + 1, static_cast<size_t>(end - m - 1));
+          (*len)--;
+          end--;
+          continue;
+        }
+      }
+      m++;
+    }
+  }
+  invalidate_cache(p);
+  return SetResult::kChanged;
+}
+
+bool sparse_to_dense(const uint8_t* p, size_t len, uint8_t* dense) {
+  memset(dense, 0, kDenseSize);
+  memcpy(dense, p, kHeaderSize);
+  dense[4] = kEncDense;
+  uint8_t* regs = dense + kHeaderSize;
+  const int64_t n = walk_sparse(p, len, [&](int64_t idx, int value, int run) {
+    if (value) {
+      for (int i = 0; i < run; i++) dense_set(regs, static_cast<uint32_t>(idx + i), static_cast<uint8_t>(value));
+    }
+    return true;
+  });
+  return n == kRegisters;
+}
+
+bool histogram(const uint8_t* p, size_t len, int histo[64]) {
+  memset(histo, 0, 64 * sizeof(int));
+  if (encoding(p) == kEncDense) {
+    const uint8_t* regs = p + kHeaderSize;
+    for (uint32_t i = 0; i < kRegisters; i++) histo[dense_get(regs, i)]++;
+    return true;
+  }
+  const int64_t n = walk_sparse(p, len, [&](int64_t, int value, int run) {
+    histo[value] += run;
+    return true;
+  });
+  return n == kRegisters;
+}
+
+bool merge_max(const uint8_t* p, size_t len, uint8_t* max) {
+  if (encoding(p) == kEncDense) {
+    const uint8_t* regs = p + kHeaderSize;
+    for (uint32_t i = 0; i < kRegisters; i++) {
+      const uint8_t v = dense_get(regs, i);
+      if (v > max[i]) max[i] = v;
+    }
+    return true;
+  }
+  const int64_t n = walk_sparse(p, len, [&](int64_t idx, int value, int run) {
+    if (value) {
+      for (int i = 0; i < run; i++) {
+        if (value > max[idx + i]) max[idx + i] = static_cast<uint8_t>(value);
+      }
+    }
+    return true;
+  });
+  return n == kRegisters;
+}
+
+void raw_histogram(const uint8_t* max, int histo[64]) {
+  memset(histo, 0, 64 * sizeof(int));
+  for (uint32_t i = 0; i < kRegisters; i++) histo[max[i] & 63]++;
+}
+
+namespace {
+// sigma(x) = x + sum_{k>=1} x^(2^k) 2^(k-1), iterated until the sum stops changing.
+double sigma(double x) {
+  if (x == 1.0) return INFINITY;
+  double y = 1, z = x, prev;
+  do {
+    x *= x;
+    prev = z;
+    z += x * y;
+    y += y;
+  } while (prev != z);
+  return z;
+}
+// tau(x) = (1 - x - sum_{k>=1} (1 - x^(2^-k))^2 2^-k) / 3.
+double tau(double x) {
+  if (x == 0.0 || x == 1.0) return 0.0;
+  double y = 1.0, z = 1 - x, prev;
+  do {
+    x = std::sqrt(x);
+    prev = z;
+    y *= 0.5;
+    z -= std::pow(1 - x, 2) * y;
+  } while (prev != z);
+  return z / 3;
+}
+}  // namespace
+
+uint64_t estimate(const int histo[64]) {
+  const double m = kRegisters;
+  double z = m * tau((m - histo[kQ + 1]) / m);
+  for (int j = kQ; j >= 1; --j) {
+    z += histo[j];
+    z *= 0.5;
+  }
+  z += m * sigma(histo[0] / m);
+  return static_cast<uint64_t>(std::llroundl(kAlphaInf * m * m / z));
+}
+
+bool count(const uint8_t* p, size_t len, uint64_t* card) {
+  int histo[64];
+  if (!histogram(p, len, histo)) return false;
+  *card = estimate(histo);
+  return true;
+}
+
+std::string decode_sparse(const uint8_t* p, size_t len) {
+  std::string out;
+  const uint8_t* q = p + kHeaderSize;
+  const uint8_t* end = p + len;
+  while (q < end) {
+    if (is_zero(*q)) {
+      out += "z:" + std::to_string(zero_len(*q)) + " ";
+      q++;
+    } else if (is_xzero(*q)) {
+      if (q + 1 >= end) break;
+      out += "Z:" + std::to_string(xzero_len(q)) + " ";
+      q += 2;
+    } else {
+      out += "v:" + std::to_string(val_value(*q)) + "," + std::to_string(val_len(*q)) + " ";
+      q++;
+    }
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+}  // namespace keel::hll

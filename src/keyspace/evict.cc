@@ -1,0 +1,264 @@
+// Eviction: the pool of candidates, the policies, LFU counters and the time budget (evict.h).
+#include "keyspace/evict.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "base/admission.h"
+#include "base/lazyfree.h"
+#include "base/memory.h"
+#include "base/time.h"
+#include "base/util_random.h"
+#include "keyspace/keyspace.h"
+
+namespace keel {
+
+namespace {
+
+EvictionOptions g_options;
+EvictionStats g_stats;
+bool g_pending = false;           // a run cut short by its time budget goes on next iteration
+
+constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE
+constexpr uint32_t kLfuInitVal = 5;
+
+// One candidate: the key (a copy: the object may be freed before it is picked), its db and its
+// score, higher = evict first.
+struct Candidate {
+  uint64_t score = 0;
+  int db = 0;
+  std::string key;
+};
+
+// Sorted by ascending score; n used. The strings keep their capacity between rounds.
+struct Pool {
+  Candidate c[kPoolSize];
+  size_t n = 0;
+
+  void offer(uint64_t score, int db, std::string_view key) {
+    if (n == kPoolSize && score <= c[0].score) return;  // worse than everything kept
+    for (size_t i = 0; i < n; i++) {
+      if (c[i].db == db && c[i].key == key) return;  // already a candidate
+    }
+    // k: the first slot whose score is higher (the new candidate goes just before it).
+    size_t k = 0;
+    while (k < n && c[k].score < score) k++;
+    if (n < kPoolSize) {
+      // Shift the higher ones right, reusing the string of the slot that falls off the end.
+      std::string spare = std::move(c[n].key);
+      for (size_t i = n; i > k; i--) c[i] = std::move(c[i - 1]);
+      c[k].key = std::move(spare);
+      n++;
+    } else {
+      // Full: drop the lowest (slot 0), shift the lower ones left.
+      k--;
+      std::string spare = std::move(c[0].key);
+      for (size_t i = 0; i < k; i++) c[i] = std::move(c[i + 1]);
+      c[k].key = std::move(spare);
+    }
+    c[k].score = score;
+    c[k].db = db;
+    c[k].key.assign(key);
+  }
+
+  // Removes the best candidate (the last) into out.
+  bool pop(Candidate* out) {
+    if (n == 0) return false;
+    n--;
+    std::swap(out->key, c[n].key);
+    out->score = c[n].score;
+    out->db = c[n].db;
+    return true;
+  }
+};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+bool volatile_policy(int p) { return p <= kPolicyVolatileTtl; }
+
+// Minutes elapsed since the 16-bit minute time `t`, wrapping as Redis's LFUTimeElapsed.
+uint32_t lfu_elapsed(uint32_t t) {
+  const uint32_t now = static_cast<uint32_t>(g_clock.now_ms / 60000) & 65535;
+  return now >= t ? now - t : 65535 - t + now;
+}
+
+uint64_t score_of(const Object* o, int policy) {
+  switch (policy) {
+    case kPolicyVolatileTtl:
+      // The nearest expiry goes first.
+      return UINT64_MAX - static_cast<uint64_t>(o->expire_ms());
+    case kPolicyVolatileLfu:
+    case kPolicyAllkeysLfu: return 255 - lfu_decayed_counter(o);
+    default: {
+      const uint32_t now = g_clock.lru_clock;
+      return now >= o->lru() ? now - o->lru() : 0;
+    }
+  }
+}
+
+// Redis's evictionTimeLimitUs: 50 us per tenacity step up to 10, then 15% more per step, and
+// no limit at 100.
+uint64_t time_limit_us() {
+  const int64_t t = g_options.tenacity;
+  if (t <= 10) return 50 * static_cast<uint64_t>(t);
+  if (t < 100) return static_cast<uint64_t>(500.0 * std::pow(1.15, static_cast<double>(t - 10)));
+  return UINT64_MAX;
+}
+
+// Whether eviction may run now (Redis's isSafeToPerformEvictions): not while loading, nor while
+// CLIENT PAUSE keeps the dataset still.
+bool safe_to_evict() { return !g_clock.loading && !g_clock.expire_paused; }
+
+// Bytes above the ceiling (0 when under it).
+size_t over_ceiling() {
+  const size_t used = used_memory_fast();
+  return used > g_options.maxmemory ? used - g_options.maxmemory : 0;
+}
+
+// Picks the next key to evict: fills the pool from every db and takes its best candidate that
+// still exists, or a random key for the random policies. False when nothing can be evicted.
+bool pick(int* db_out, std::string* key_out) {
+  Keyspace& ks = keyspace();
+  const int policy = g_options.policy;
+  const bool volatile_only = volatile_policy(policy);
+  Object* sample[64];
+  if (policy == kPolicyAllkeysRandom || policy == kPolicyVolatileRandom) {
+    static int next_db = 0;
+    for (int i = 0; i < ks.count(); i++) {
+      const int j = next_db++ % ks.count();
+      if (ks.db(j).sample(volatile_only, sample, 1) == 1 && sample[0] != nullptr) {
+        *db_out = j;
+        key_out->assign(sample[0]->key());
+        return true;
+      }
+    }
+    return false;
+  }
+  Pool& p = pool();
+  for (;;) {
+    size_t total = 0;
+    const size_t want = static_cast<size_t>(std::min<int64_t>(g_options.samples, 64));
+    for (int i = 0; i < ks.count(); i++) {
+      Db& db = ks.db(i);
+      const size_t n = db.sample(volatile_only, sample, want);
+      total += volatile_only ? db.expires_count() : db.size();
+      for (size_t k = 0; k < n; k++) {
+        if (sample[k] != nullptr) p.offer(score_of(sample[k], policy), i, sample[k]->key());
+      }
+    }
+    if (total == 0) return false;
+    Candidate best;
+    while (p.pop(&best)) {
+      Db& db = ks.db(best.db);
+      const Object* o = db.peek(KeyRef::of(best.key));
+      if (o == nullptr || (volatile_only && !o->has_expire())) continue;  // gone meanwhile
+      *db_out = best.db;
+      std::swap(*key_out, best.key);
+      return true;
+    }
+    // Every candidate was stale: sample again.
+  }
+}
+
+}  // namespace
+
+EvictionOptions& eviction_options() { return g_options; }
+EvictionStats& eviction_stats() { return g_stats; }
+bool eviction_pending() { return g_pending; }
+
+uint32_t lfu_decayed_counter(const Object* o) {
+  const uint32_t v = o->lru();
+  uint32_t counter = v & 255;
+  const uint32_t periods =
+      g_options.lfu_decay_time > 0 ? lfu_elapsed((v >> 8) & 65535) / static_cast<uint32_t>(g_options.lfu_decay_time) : 0;
+  if (periods) counter = periods > counter ? 0 : counter - periods;
+  return counter;
+}
+
+void Db::lfu_touch(Object* o) {
+  uint32_t counter = lfu_decayed_counter(o);
+  // Redis's LFULogIncr: the higher the counter, the less likely an access raises it.
+  if (counter < 255) {
+    const double base = counter > kLfuInitVal ? static_cast<double>(counter - kLfuInitVal) : 0.0;
+    const double p = 1.0 / (base * static_cast<double>(g_options.lfu_log_factor) + 1.0);
+    if (random_double() < p) counter++;
+  }
+  o->set_lru((lfu_minutes() << 8) | counter);
+}
+
+uint64_t eviction_current_exceeded_ms() {
+  if (g_stats.exceeded_since_ms == 0) return 0;
+  return static_cast<uint64_t>(mstime() - g_stats.exceeded_since_ms);
+}
+uint64_t eviction_total_exceeded_ms() { return g_stats.exceeded_time_total_ms + eviction_current_exceeded_ms(); }
+
+EvictResult perform_evictions() {
+  if (!safe_to_evict()) return EvictResult::kOk;
+  size_t to_free = over_ceiling();
+  EvictResult result = EvictResult::kFail;
+  if (to_free == 0) {
+    // Looks fine from the fast figure; the pending run (if any) is over.
+    result = EvictResult::kOk;
+  } else if (g_options.policy != kPolicyNoEviction) {
+    const int64_t start = monotonic_us();
+    const uint64_t limit = time_limit_us();
+    const bool lazy = g_options.lazy_eviction;
+    size_t keys_freed = 0;
+    int dbid = 0;
+    std::string key;
+    key.reserve(64);
+    result = EvictResult::kOk;
+    while (to_free > 0) {
+      if (!pick(&dbid, &key)) {
+        result = EvictResult::kFail;
+        break;
+      }
+      keyspace().db(dbid).evict(key, lazy);
+      keys_freed++;
+      if ((keys_freed & 15) == 0) {
+        if (static_cast<uint64_t>(monotonic_us() - start) > limit) {
+          if (over_ceiling() > 0) result = EvictResult::kRunning;
+          break;
+        }
+      }
+      to_free = over_ceiling();
+    }
+    if (result == EvictResult::kFail && lazyfree_stats().pending > 0) {
+      // Out of keys, but some memory is on its way back from the lazyfree thread: wait a
+      // little for it, as Redis does.
+      usleep(static_cast<useconds_t>(std::min<uint64_t>(limit, 1000)));
+      if (over_ceiling() == 0) result = EvictResult::kOk;
+    }
+  }
+  g_pending = result == EvictResult::kRunning;
+  if (result == EvictResult::kOk) {
+    if (g_stats.exceeded_since_ms != 0) {
+      g_stats.exceeded_time_total_ms += static_cast<uint64_t>(mstime() - g_stats.exceeded_since_ms);
+      g_stats.exceeded_since_ms = 0;
+    }
+  } else if (g_stats.exceeded_since_ms == 0) {
+    g_stats.exceeded_since_ms = mstime();
+  }
+  return result;
+}
+
+void eviction_continue() {
+  if (g_options.maxmemory == 0) return;
+  if (g_pending) (void)perform_evictions();
+}
+
+void eviction_options_changed() {
+  g_clock.lfu = lfu_policy_active();
+  // The admission gate (base/admission.h): dispatch looks at memory only with a ceiling set.
+  g_admission_gates.maxmemory = g_options.maxmemory != 0;
+  pool().n = 0;  // scores of another policy mean nothing now
+  if (g_options.maxmemory == 0) g_pending = false;
+}
+
+}  // namespace keel
