@@ -233,6 +233,7 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
 [[gnu::noinline]] int64_t reject_command(Session& s, ReplyWriter& w, const CommandSpec* c,
                                          bool muted, size_t mark, std::string_view err) {
   c->stats->rejected_calls++;
+  tracking_command_done(s, *c);  // a rejected command uses up CLIENT CACHING too (as Redis)
   if (KEEL_UNLIKELY(!c->parent && !strcmp(c->name, "exec"))) {
     multi_discard(s);
     if (err.substr(0, 4) == "ERR ") err.remove_prefix(4);
@@ -295,6 +296,7 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
 
   if (!c) {
     (void)multi_reject(s, nullptr);  // inside MULTI: EXEC will answer EXECABORT
+    if (!(s.flags & Session::kMulti)) s.flags &= ~Session::kTrackingCaching;
     reply_unknown_command(w, args);
     return admission_done(s, w, muted, mark);
   }

@@ -291,6 +291,18 @@ test "NOLOOP: no invalidation for the client's own writes" {
     $c close
 }
 
+test "CLIENT CACHING is used up by a command that admission rejects (arity, unknown command)" {
+    # Redis 7.0.15: the flag is cleared after every command but CLIENT ones, run or rejected.
+    set c [redis_client]
+    assert_equal OK [$c client tracking on optout]
+    foreach bad {{get} {nosuchcmd}} {
+        assert_equal OK [$c client caching no]
+        catch {$c {*}$bad}
+        assert_equal {flags {on optout} redirect 0 prefixes {}} [$c client trackinginfo]
+    }
+    $c close
+}
+
 test "OPTIN: only the command after CLIENT CACHING YES is tracked (a transaction counts as one)" {
     r flushall
     set c [tk_client optin]
