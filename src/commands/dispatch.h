@@ -27,7 +27,8 @@ struct CommandOptions {
   bool keysizes_hist_assert = false;  // DEBUG KEYSIZES-HIST-ASSERT: recount after each command
   // lazyfree-lazy-*: which deletion command a deletion the server decides is propagated as
   // (DEL or UNLINK), as Redis chooses; user-del, user-flush and expire also free big values on
-  // the lazyfree thread (keyspace/lazyfree.h). server-del does not yet.
+  // the lazyfree thread (keyspace/lazyfree.h); server-del frees overwritten values and the
+  // server's own deletions there (keyspace/db.h).
   bool lazyfree_lazy_expire = false;      // expired keys
   bool lazyfree_lazy_server_del = false;  // SPOP emptying a set, ...
   bool lazyfree_lazy_user_del = false;    // DEL is UNLINK, GETDEL propagates UNLINK

@@ -157,7 +157,11 @@ void Db::overwrite(Slot& slot, Object* obj, bool keep_ttl) {
   slot.pos_.set(obj);
   slot.obj_ = obj;
   hfe_note_gone(old);
-  Object::destroy(old);
+  if (KEEL_UNLIKELY(g_keyspace_lazyfree.server_del)) {
+    free_object_lazily(old);
+  } else {
+    Object::destroy(old);
+  }
   hfe_note_added(obj);
   signal(obj->key());
   if (KEEL_UNLIKELY(g_keyspace_hooks.key_created != nullptr)) g_keyspace_hooks.key_created(id_, obj->key());

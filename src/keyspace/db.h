@@ -17,6 +17,7 @@
 #include "base/hash.h"
 #include "ds/hashtable.h"
 #include "keyspace/keysizes.h"
+#include "keyspace/lazyfree.h"
 #include "types/object.h"
 
 namespace keel {
@@ -173,15 +174,19 @@ class Db {
   // Replaces a key's whole value with obj (the old object is freed). With keep_ttl the key keeps
   // the old TTL state (obj may move to a block with the expire field: use slot.obj() after);
   // otherwise obj's own expire field (usually none) is the key's TTL.
-  // One keysizes update old -> new.
+  // One keysizes update old -> new. The old value is freed as a server deletion
+  // (lazyfree-lazy-server-del).
   void overwrite(Slot& slot, Object* obj, bool keep_ttl = false);
   // SET's path: writes a string value, reusing the key's block when it fits. Inserts when the
   // slot is empty (emits "new"). expire_room: a TTL follows (SET EX), so a new block gets the
   // expire field and set_expire will not have to move it.
   void set_string(Slot& slot, std::string_view value, bool keep_ttl = false, bool expire_room = false);
   // Deletes the key (no event: the command emits "del" or its own event). With `lazy` a big
-  // value is freed by the lazyfree thread (keyspace/lazyfree.h).
-  void remove(Slot& slot, bool lazy = false);
+  // value is freed by the lazyfree thread (keyspace/lazyfree.h): DEL / UNLINK say which.
+  void remove(Slot& slot, bool lazy);
+  // A deletion the server decides (an emptied collection, RENAME's or a *STORE's destination,
+  // GETDEL ...): lazy when lazyfree-lazy-server-del is on, as Redis's dbDelete.
+  void remove(Slot& slot) { remove(slot, g_keyspace_lazyfree.server_del); }
   // After an in-place change of the value at slot (APPEND, LPUSH, SADD ...): one keysizes update
   // from (same type, old_len) to the current length. An emptied collection is deleted and true
   // is returned (the command then emits "del").

@@ -14,7 +14,8 @@ namespace keel {
 // The lazyfree-lazy-* options the keyspace itself acts on (copied from the config by the
 // server, whose rows live with the commands' options).
 struct KeyspaceLazyfree {
-  bool expire = false;  // lazyfree-lazy-expire: an expired key's value
+  bool expire = false;      // lazyfree-lazy-expire: an expired key's value
+  bool server_del = false;  // lazyfree-lazy-server-del: overwritten values, server deletions
 };
 extern KeyspaceLazyfree g_keyspace_lazyfree;
 

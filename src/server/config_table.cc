@@ -347,8 +347,12 @@ void add_server_directives(std::vector<Directive>* v) {
     d.post = [] { g_keyspace_lazyfree.expire = command_options().lazyfree_lazy_expire; };
     v->push_back(d);
   }
-  v->push_back(b("lazyfree-lazy-server-del", nullptr, 0,
-                 KEEL_REF(command_options().lazyfree_lazy_server_del), false));
+  {
+    Directive d = b("lazyfree-lazy-server-del", nullptr, 0,
+                    KEEL_REF(command_options().lazyfree_lazy_server_del), false);
+    d.post = [] { g_keyspace_lazyfree.server_del = command_options().lazyfree_lazy_server_del; };
+    v->push_back(d);
+  }
   v->push_back(b("lazyfree-lazy-user-del", nullptr, 0, KEEL_REF(command_options().lazyfree_lazy_user_del),
                  false));
   v->push_back(b("lazyfree-lazy-user-flush", nullptr, 0,

@@ -68,6 +68,29 @@ test "FLUSHALL ASYNC / FLUSHDB ASYNC: the keys go at once, their memory in the b
     assert_equal 1036 [lazyfreed]
 }
 
+test "lazyfree-lazy-server-del: overwritten and server-deleted big values are freed in the background" {
+    r flushall
+    r config resetstat
+    make_set big 1000
+    r set big v
+    assert_equal 0 [lazyfreed]
+    r config set lazyfree-lazy-server-del yes
+    r del big
+    make_set big 1000
+    make_set src 1000
+    make_set dst 1000
+    r set big v          ;# SET over a big value
+    wait_lazyfreed 1
+    r rename src dst     ;# RENAME's destination
+    wait_lazyfreed 2
+    r sunionstore dst nosuchkey  ;# a *STORE deleting its destination
+    wait_lazyfreed 3
+    r set small v
+    r set small w        ;# small values are freed at once either way
+    assert_equal 3 [lazyfreed]
+    r config set lazyfree-lazy-server-del no
+}
+
 test "lazyfree-lazy-expire: an expired big value is freed in the background" {
     r flushall
     r config resetstat
