@@ -261,6 +261,8 @@ ReplOptions repl_options() {
   o.read_only = m.replica_read_only;
   o.serve_stale = m.replica_serve_stale;
   o.diskless_sync = m.repl_diskless_sync;
+  o.diskless_sync_delay = m.repl_diskless_sync_delay;
+  o.diskless_sync_max_replicas = m.repl_diskless_sync_max_replicas;
   return o;
 }
 void set_replicaof_option(const std::string& host, int64_t port) {

@@ -32,7 +32,8 @@ proc wait_caught_up {level mlevel} {
     }
 }
 
-start_server {tags {repl}} {
+# The master forks for a diskless sync at once rather than after the default 5 s wait.
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
     start_server {tags {repl}} {
         test "REPLICAOF: full sync brings every type x encoding x TTL x db" {
             r -1 flushall
