@@ -6,15 +6,18 @@
 // backlog and to the output buffer of every online replica, and advances master_repl_offset by
 // their length. PSYNC with our replid (or replid2 up to second_repl_offset, PSYNC2) and an
 // offset the backlog still holds gets +CONTINUE and the backlog from there; anything else gets
-// +FULLRESYNC <replid> <offset> and an RDB snapshot as a bulk, then the stream.
+// +FULLRESYNC <replid> <offset> and a snapshot written by a forked child (to dbfilename, then
+// sent from the file; or diskless, through a pipe in the $EOF: form), then the stream (see
+// "Full sync by fork").
 //
 // Replica side. One outgoing connection to the master: PING, AUTH (masterauth/masteruser),
 // REPLCONF listening-port, REPLCONF capa eof capa psync2, PSYNC <our replid> <our offset + 1>
 // (a replica that ever had a backlog continues its own history, Redis's
 // replicationCacheMasterUsingMyself) or PSYNC ? -1. The RDB (a $<len> bulk or the $EOF:<mark>
-// form) is collected, checked in full (rdb_check_memory) before anything is touched, so a
+// form) is written to temp-<unixtime>.<pid>.rdb as it arrives, checked in full
+// (rdb_check_file) before anything is touched, so a
 // truncated or corrupt transfer leaves the old data in place (repl-diskless-load disabled);
-// then saved as dbfilename, the dataset emptied and the file loaded. The stream is applied
+// then renamed to dbfilename, the dataset emptied and the file loaded. The stream is applied
 // through a Session flagged kMaster (no replies, no -READONLY); the bytes of each applied
 // command go to our own backlog and sub-replicas unchanged, so offsets match the master's.
 #include "server/replication.h"
