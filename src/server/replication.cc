@@ -112,6 +112,7 @@ int64_t g_last_ping_ms = 0;
 // (Redis uses the client's own last write offset; every earlier write is before this one).
 int64_t g_last_write_off = 0;
 int64_t g_last_connect_ms = 0;
+int64_t g_no_replicas_since_ms = 0;  // Redis's repl_no_slaves_since (0: not yet set)
 
 struct Waiter {
   Client* c;
@@ -1181,6 +1182,7 @@ void hook_replicaof(Session& s, std::string_view host, std::string_view port_arg
       change_master_replid();
       set_replica_mode(false);
       set_replicaof_option("", 0);
+      g_no_replicas_since_ms = mstime();  // the backlog TTL starts now (as Redis)
       drop_replica_clients();
       g_enc.reset();
       LOG_NOTICE("Setting secondary replication ID to %s, valid up to offset: %lld. New replication ID is %s",
@@ -1285,6 +1287,30 @@ void hook_role(ReplyWriter& w) {
   }
 }
 
+// repl-backlog-ttl: a master (never a replica, which may be promoted and serve its siblings)
+// with no replica for that many seconds frees its backlog, and takes a new replid and clears
+// replid2 as Redis does: without a backlog master_repl_offset stops moving, so the old
+// history could not be continued correctly anyway. 0 keeps the backlog forever.
+void backlog_ttl_check(int64_t now, const ReplOptions& o) {
+  if (g_no_replicas_since_ms == 0) g_no_replicas_since_ms = now;
+  if (o.backlog_ttl == 0 || !g_backlog.active || g_link.state != LinkState::kNone) return;
+  for (const ReplicaInfo& r : g_replicas) {
+    if (r.online || r.in_sync) {
+      g_no_replicas_since_ms = now;
+      return;
+    }
+  }
+  if ((now - g_no_replicas_since_ms) / 1000 <= o.backlog_ttl) return;
+  change_master_replid();
+  g_replid2 = kZeroId;
+  g_second_off = -1;
+  g_backlog.active = false;
+  std::string().swap(g_backlog.data);
+  g_backlog.first = 0;
+  LOG_NOTICE("Replication backlog freed after %d seconds without connected replicas.",
+             static_cast<int>(o.backlog_ttl));
+}
+
 }  // namespace
 
 void replication_init() {
@@ -1343,6 +1369,7 @@ void replication_cron() {
   // A diskless child whose replicas all left before it wrote anything: end it.
   if (g_job.pipe_fd != -1 && pipe_replicas().empty()) pipe_pump();
   maybe_start_sync_fork();
+  backlog_ttl_check(now, o);
   serve_waiters(true);
   update_gates();
 }
@@ -1356,6 +1383,7 @@ void replication_client_closed(Client* c) {
   for (size_t i = 0; i < g_replicas.size(); i++) {
     if (g_replicas[i].c == c) {
       if (g_replicas[i].rdb_fd != -1) close(g_replicas[i].rdb_fd);
+      if (g_replicas[i].online || g_replicas[i].in_sync) g_no_replicas_since_ms = mstime();
       if (g_replicas[i].online) LOG_NOTICE("Connection with replica %s lost.", c->session.addr.c_str());
       g_replicas.erase(g_replicas.begin() + static_cast<std::ptrdiff_t>(i));
       break;

@@ -185,3 +185,37 @@ start_server {tags {repl cross-server} overrides {rdb-version 10 repl-diskless-s
         }
     }
 }
+
+# repl-backlog-ttl: a master without replicas for that long frees its backlog, takes a new replid
+# and clears replid2 (as redis-server 7.0.15: "Replication backlog freed after 1 seconds without
+# connected replicas."); a replica never frees its own.
+start_server {tags {repl} overrides {repl-backlog-ttl 1 repl-diskless-sync-delay 0}} {
+    start_server {tags {repl}} {
+        test "repl-backlog-ttl frees a master's backlog without replicas, never a replica's" {
+            r replicaof [srv -1 host] [srv -1 port]
+            r -1 set k v
+            wait_caught_up 0 -1
+            r config set repl-backlog-ttl 1
+            after 2500
+            assert_equal 1 [server_info repl_backlog_active]
+            assert_equal 1 [server_info repl_backlog_active -1]
+            assert_equal 0 [log_matches "*Replication backlog freed*" -1]
+            set old_id [server_info master_replid -1]
+            r replicaof no one
+            wait_for_condition 200 20 {
+                [log_matches "*Replication backlog freed after 1 seconds without connected replicas.*" -1] == 1
+            }
+            assert_equal 0 [server_info repl_backlog_active -1]
+            assert_equal 0 [server_info repl_backlog_histlen -1]
+            assert {[server_info master_replid -1] ne $old_id}
+            assert_equal 0000000000000000000000000000000000000000 [server_info master_replid2 -1]
+            # It follows the master again: a full sync with the new history.
+            r replicaof [srv -1 host] [srv -1 port]
+            r -1 set k2 v2
+            wait_caught_up 0 -1
+            assert_equal v2 [r get k2]
+            assert_equal 1 [server_info repl_backlog_active -1]
+            assert_equal [server_info master_replid -1] [server_info master_replid]
+        }
+    }
+}
