@@ -60,6 +60,8 @@
 
 namespace keel {
 
+int64_t g_repl_write_off = 0;
+
 LuaEngine& functions_for_persistence();  // cmd_scripting.cc: the FUNCTION libraries
 
 namespace {
@@ -110,7 +112,7 @@ bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's st
 int64_t g_last_ping_ms = 0;
 // End of the last command written to the stream (not PINGs nor GETACKs): what WAIT waits for
 // (Redis uses the client's own last write offset; every earlier write is before this one).
-int64_t g_last_write_off = 0;
+int64_t& g_last_write_off = g_repl_write_off;
 int64_t g_last_connect_ms = 0;
 int64_t g_no_replicas_since_ms = 0;  // Redis's repl_no_slaves_since (0: not yet set)
 
@@ -1218,9 +1220,11 @@ void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
   if (g_link.state != LinkState::kNone) {
     return w.error("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.");
   }
-  const int64_t target = g_last_write_off;
-  const int64_t n = count_acked(target);
   Client* c = static_cast<Client*>(s.client);
+  // The waiting client's own last write (Redis's c->woff); without a client (a script's
+  // caller is gone) every write so far.
+  const int64_t target = c != nullptr ? c->repl_woff : g_last_write_off;
+  const int64_t n = count_acked(target);
   if (n >= want || c == nullptr || (s.flags & Session::kMulti) || g_exec_unit.depth > 1) {
     return w.integer(n);
   }
