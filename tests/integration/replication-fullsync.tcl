@@ -34,6 +34,9 @@ start_server {tags {repl} overrides {repl-diskless-sync no}} {
                 r -1 replicaof [srv -2 host] [srv -2 port]
                 wait_for_condition 200 10 {[server_info rdb_bgsave_in_progress -2] == 1}
                 assert_equal wait_bgsave [replica_states -2]
+                # As redis-server 7.0.15: INFO counts it, ROLE lists only online replicas.
+                assert_equal 1 [server_info connected_slaves -2]
+                assert_equal {} [lindex [r -2 role] 2]
                 assert_equal 1 [log_matches "*Starting BGSAVE for SYNC with target: disk*" -2]
                 # Writes made while the child runs reach the replica after the snapshot.
                 r -2 set during-child 1
