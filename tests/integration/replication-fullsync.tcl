@@ -222,3 +222,27 @@ start_server {tags {repl} overrides {repl-backlog-ttl 1 repl-diskless-sync-delay
         }
     }
 }
+
+# A Keel replica of a redis-server 7.0 master that syncs from disk (the $<length> form), with
+# writes made while Redis's BGSAVE runs.
+start_server {binary /usr/bin/redis-server tags {repl cross-server} overrides {repl-diskless-sync no}} {
+    start_server {tags {repl cross-server}} {
+        test "Keel replica of a redis-server 7.0 master, disk sync: every key identical" {
+            if {![is_keel]} { skip_test "needs Keel as the inner server" }
+            r -1 debug populate 5000 k
+            r -1 config set rdb-key-save-delay 100
+            r set local-only 1
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_for_condition 200 10 {[server_info rdb_bgsave_in_progress -1] == 1}
+            r -1 set during 1
+            r -1 config set rdb-key-save-delay 0
+            wait_caught_up 0 -1
+            assert_equal 1 [log_matches "*receiving * bytes from master to disk*"]
+            assert_equal [r -1 dbsize] [r dbsize]
+            assert_equal 1 [r get during]
+            assert_equal 0 [r exists local-only]
+            assert_equal [r -1 get k:42] [r get k:42]
+            r replicaof no one
+        }
+    }
+}
