@@ -364,15 +364,17 @@ void pipe_pump() {
 }
 
 // Disk sync: sends the next chunks of the file to the replica while its output is small.
-// Returns true when the socket took everything and more could be sent right away.
+// Returns true when the socket took everything and more could be sent right away. Closing the
+// client removes its entry at once (replication_client_closed): r is not used after that.
 bool disk_pump(ReplicaInfo& r) {
   static char buf[kSyncChunk];
-  while (r.rdb_left > 0 && out_bytes(r.c) < kSyncHighWater) {
+  Client* const c = r.c;
+  while (r.rdb_left > 0 && out_bytes(c) < kSyncHighWater) {
     const size_t want = static_cast<size_t>(std::min<int64_t>(r.rdb_left, sizeof(buf)));
     const ssize_t n = read(r.rdb_fd, buf, want);
     if (n <= 0) {
       LOG_WARNING("Read error sending DB to replica: %s", n < 0 ? strerror(errno) : "premature EOF");
-      r.c->close();
+      c->close();
       return false;
     }
     r.c->out.append(buf, static_cast<size_t>(n));
@@ -385,8 +387,8 @@ bool disk_pump(ReplicaInfo& r) {
     go_online(r);
     return false;
   }
-  r.c->flush();
-  return !r.c->closing && !r.c->writing;
+  c->flush();  // may close c
+  return !c->closing && !c->writing;
 }
 
 // Every replica in send_bulk gets more of its file; a replica whose socket swallowed all of it
@@ -395,9 +397,9 @@ bool disk_pump(ReplicaInfo& r) {
 void sync_pump() {
   bool again = false;
   std::vector<Client*> over;
+  std::vector<Client*> sending;
   const OutputBufferLimit& lim = server_options().obuf_limits[kObufReplica];
-  for (size_t i = 0; i < g_replicas.size(); i++) {
-    ReplicaInfo& r = g_replicas[i];
+  for (ReplicaInfo& r : g_replicas) {
     if (!r.in_sync || r.c->closing) continue;
     if (lim.hard != 0 && r.pending.size() + out_bytes(r.c) >= lim.hard) {
       LOG_WARNING("Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
@@ -405,9 +407,13 @@ void sync_pump() {
       over.push_back(r.c);
       continue;
     }
-    if (r.state == SyncState::kSendBulk && r.rdb_fd != -1) again |= disk_pump(r);
+    if (r.state == SyncState::kSendBulk && r.rdb_fd != -1) sending.push_back(r.c);
   }
   close_replicas(std::move(over));
+  // A pump may close its client, which edits g_replicas: each one is looked up afresh.
+  for (Client* c : sending) {
+    if (ReplicaInfo* r = find_replica(c); r != nullptr && !c->closing) again |= disk_pump(*r);
+  }
   if (g_job.pipe_fd != -1 && !g_job.polling) pipe_pump();
   if (again) {
     if (g_pump_timer == nullptr) {
