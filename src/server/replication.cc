@@ -213,7 +213,7 @@ void create_backlog() {
 // As Redis: a replica that needs a full sync waits (wait_bgsave) for a forked child to write a
 // snapshot of the dataset at one offset, announced to it by +FULLRESYNC <replid> <offset> when
 // the child is forked; the stream from that offset collects in its `pending`. With
-// repl-diskless-sync no (or a replica without capa eof, or SYNC) the child is a BGSAVE to
+// repl-diskless-sync no (or a replica without capa eof, SYNC included) the child is a BGSAVE to
 // dbfilename; once it is reaped the parent sends the file to each of its replicas as a
 // $<length> bulk, a chunk at a time as their sockets drain (send_bulk), then the pending stream
 // (online). With repl-diskless-sync yes the child writes into a pipe after
@@ -485,7 +485,7 @@ void maybe_start_sync_fork() {
     if (!waiting_for_fork(r) || r.c->closing) continue;
     waiting++;
     max_idle = std::max(max_idle, (now - r.wait_since_ms) / 1000);
-    all_eof &= r.capa_eof && !r.legacy;
+    all_eof &= r.capa_eof;  // SYNC with capa eof too (redis-cli --rdb), as Redis
   }
   if (waiting == 0) return;
   const bool to_pipe = o.diskless_sync && all_eof;
@@ -571,7 +571,7 @@ void full_sync_request(ReplicaInfo& r, Session& s, bool legacy) {
     return;
   }
   const ReplOptions o = repl_options();
-  if (o.diskless_sync && r.capa_eof && !legacy && o.diskless_sync_delay > 0) {
+  if (o.diskless_sync && r.capa_eof && o.diskless_sync_delay > 0) {
     LOG_NOTICE("Delay next BGSAVE for diskless SYNC");
   }
   maybe_start_sync_fork();
