@@ -2,6 +2,7 @@
 // propagation sink, streaming to replicas, WAIT) and the replica side (REPLICAOF, the
 // handshake, loading the master's RDB, applying its stream). See server/README.md.
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace keel {
