@@ -182,6 +182,20 @@ void child_progress(uint64_t keys) {
 
 bool bgsave_body(void* arg) { return rdb_save_file(*static_cast<const std::string*>(arg)); }
 
+// Diskless sync: the snapshot into the pipe (blocking writes; the parent reads at the pace of
+// its replicas). A parent that closed its end makes the write fail (EPIPE): exit 1.
+bool pipe_body(void* arg) {
+  const int* fds = static_cast<const int*>(arg);
+  close(fds[0]);  // the parent's end: if the parent closes it, our writes fail instead of blocking
+  const int fd = fds[1];
+  const PersistenceOptions& po = persistence_options();
+  RdbOut out(fd, 0);
+  rdb_write_snapshot(out, po.rdb_version, po.rdbcompression, po.rdbchecksum);
+  const bool ok = out.flush();
+  close(fd);
+  return ok;
+}
+
 // ---- The parent --------------------------------------------------------------------------------
 
 void reset_child_stats(PersistenceState& st) {
@@ -219,9 +233,18 @@ void receive_child_info() {
 // The child is gone: status, counters and logs as Redis's backgroundSaveDoneHandler.
 void child_done(int pid, int exitcode, int bysignal) {
   PersistenceState& st = persistence_state();
-  if (st.child_type == kChildAof) {
+  const int type = st.child_type;
+  if (type == kChildAof) {
     receive_child_info();
     aof_rewrite_done(pid, exitcode, bysignal);
+  } else if (type == kChildRdbPipe) {
+    if (bysignal == 0 && exitcode == 0) {
+      LOG_NOTICE("Background RDB transfer terminated with success");
+    } else if (bysignal == 0) {
+      LOG_WARNING("Background transfer error");
+    } else {
+      LOG_WARNING("Background transfer terminated by signal %d", bysignal);
+    }
   } else if (bysignal == 0 && exitcode == 0) {
     LOG_NOTICE("Background saving terminated with success");
     uint64_t& dirty = keyspace_stats().dirty;
@@ -237,7 +260,7 @@ void child_done(int pid, int exitcode, int bysignal) {
     // SIGUSR1 is the parent's own deliberate kill: not a failure.
     if (bysignal != SIGUSR1) g_rdb_bgsave_failed = true;
   }
-  if (st.child_type == kChildRdb) {
+  if (type == kChildRdb || type == kChildRdbPipe) {
     st.last_bgsave_time_sec = time(nullptr) - st.bgsave_start;
     st.bgsave_start = -1;
     receive_child_info();  // the final report, written just before the exit
@@ -247,6 +270,9 @@ void child_done(int pid, int exitcode, int bysignal) {
   reset_child_stats(st);
   close_info_pipe();
   set_fork_child_exists(false);
+  if ((type == kChildRdb || type == kChildRdbPipe) && g_bgsave_hooks.rdb_child_done) {
+    g_bgsave_hooks.rdb_child_done(type, bysignal == 0 && exitcode == 0);
+  }
 }
 
 }  // namespace
@@ -305,6 +331,29 @@ bool rdb_bgsave(const std::string& filename) {
     return false;
   }
   LOG_NOTICE("Background saving started by pid %ld", static_cast<long>(pid));
+  st.bgsave_start = time(nullptr);
+  return true;
+}
+
+bool rdb_fork_to_pipe(int* read_fd) {
+  PersistenceState& st = persistence_state();
+  if (st.child_pid != -1) return false;
+  static int fds[2] = {-1, -1};  // read by the child after the fork
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    LOG_WARNING("Can't create the pipe for a diskless sync: %s", strerror(errno));
+    return false;
+  }
+  const int pid = persistence_fork(kChildRdbPipe, pipe_body, fds);
+  if (pid < 0) {
+    LOG_WARNING("Can't save in background: fork: %s", strerror(errno));
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  close(fds[1]);  // the child's end: EOF reaches the parent when the child is done
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  *read_fd = fds[0];
+  LOG_NOTICE("Starting BGSAVE for SYNC with target: replicas sockets");
   st.bgsave_start = time(nullptr);
   return true;
 }

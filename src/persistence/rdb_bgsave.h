@@ -22,6 +22,9 @@ struct BgsaveHooks {
   // Runs in a freshly forked child before it writes: the server closes its listening sockets,
   // so a child that outlives a killed parent does not hold the port.
   void (*in_child)() = nullptr;
+  // Parent, when an RDB child (to disk or to a pipe) has been reaped: replication serves the
+  // replicas waiting for that snapshot (ok: the child succeeded).
+  void (*rdb_child_done)(int child_type, bool ok) = nullptr;
 };
 extern BgsaveHooks g_bgsave_hooks;
 
@@ -31,10 +34,13 @@ extern BgsaveHooks g_bgsave_hooks;
 // rdb_saves either way, as Redis.
 bool rdb_bgsave(const std::string& filename);
 
-// One forked child at a time, of either kind (Redis's child_type).
-enum ChildType : int { kChildNone = 0, kChildRdb = 1, kChildAof = 2 };
+// One forked child at a time, of either kind (Redis's child_type). kChildRdbPipe writes the
+// snapshot into a pipe for a diskless full sync (Redis's RDB child with a socket target): for
+// BGSAVE, SAVE and INFO it is an RDB child too.
+enum ChildType : int { kChildNone = 0, kChildRdb = 1, kChildAof = 2, kChildRdbPipe = 3 };
 inline bool rdb_child_active() {
-  return persistence_state().child_pid != -1 && persistence_state().child_type == kChildRdb;
+  const PersistenceState& st = persistence_state();
+  return st.child_pid != -1 && (st.child_type == kChildRdb || st.child_type == kChildRdbPipe);
 }
 inline bool any_child_active() { return persistence_state().child_pid != -1; }
 
@@ -45,6 +51,11 @@ inline bool any_child_active() { return persistence_state().child_pid != -1; }
 int persistence_fork(ChildType type, bool (*body)(void* arg), void* arg);
 // The child's temp file, removed when it is killed: temp-<pid>.rdb or temp-rewriteaof-bg-<pid>.aof.
 std::string child_temp_name(ChildType type, int pid);
+
+// Diskless full sync: forks a child that writes the snapshot into a pipe and exits; *read_fd
+// gets the parent's end (non-blocking; EOF once the child is done). Not counted as a BGSAVE
+// (no LASTSAVE, no dirty reset). False when a child exists or fork/pipe failed (logged).
+bool rdb_fork_to_pipe(int* read_fd);
 
 // Parent: reads what the child reported through the pipe and reaps it if it has exited (never
 // blocks): success, error or signal decide the BGSAVE status, the dirty counter and LASTSAVE.

@@ -1071,6 +1071,26 @@ RdbLoadResult rdb_check_memory(const uint8_t* p, size_t n) {
   return r;
 }
 
+RdbLoadResult rdb_check_file(const std::string& filename) {
+  RdbLoadResult r;
+  const int fd = open(filename.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat sb;
+  if (fd < 0 || fstat(fd, &sb) != 0) {
+    r.status = RdbLoadResult::kOpenError;
+    r.reason = strerror(errno);
+    if (fd >= 0) close(fd);
+    return r;
+  }
+  {
+    RdbIn in(fd, static_cast<uint64_t>(sb.st_size));
+    CheckTarget target(false);
+    LoadProgress pr;
+    run_load(in, target, /*deep=*/true, /*checksum=*/true, pr, r);
+  }
+  close(fd);
+  return r;
+}
+
 int rdb_check_main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "Usage: %s <rdb-file-name>\n", argv[0]);

@@ -47,6 +47,8 @@ bool rdb_payload_functions(std::string_view payload, std::vector<std::string>* c
 // The checker's full read (every value built and validated, then freed) of an RDB image in
 // memory, without output: what keel-check-rdb does, for tests and fuzzing.
 RdbLoadResult rdb_check_memory(const uint8_t* p, size_t n);
+// The same full check of a file (a replica's received snapshot, before it replaces the data).
+RdbLoadResult rdb_check_file(const std::string& filename);
 
 // keel-check-rdb FILE: prints a report in redis-check-rdb's format; returns the exit code.
 int rdb_check_main(int argc, char** argv);

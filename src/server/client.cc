@@ -15,6 +15,7 @@
 #include "keyspace/keyspace.h"
 #include "server/config.h"
 #include "persistence/aof.h"
+#include "server/replication.h"
 #include "server/server.h"
 
 namespace keel {
@@ -139,7 +140,9 @@ void Client::run_batch() {
     const BatchCmd& b = batch[i];
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
     running = i;
+    const int64_t woff_before = g_repl_write_off;
     clock_us = execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec, clock_us);
+    if (KEEL_UNLIKELY(g_repl_write_off != woff_before)) repl_woff = g_repl_write_off;
     commands++;
     // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.
     if (KEEL_UNLIKELY(blocking_has_ready())) {
@@ -185,7 +188,9 @@ bool Client::run_held() {
   for (size_t i = 0; i < cmds.size(); i++) {
     args.assign(cmds[i].begin(), cmds[i].end());
     const std::span<const std::string_view> sp(args);
+    const int64_t woff_before = g_repl_write_off;
     (void)execute_command(session, sp, nullptr, writer, *server, resolve_command(sp), 0);
+    if (KEEL_UNLIKELY(g_repl_write_off != woff_before)) repl_woff = g_repl_write_off;
     commands++;
     if (KEEL_UNLIKELY(blocking_has_ready())) blocking_serve_ready(*server);
     if (session.flags & Session::kPaused) {

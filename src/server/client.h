@@ -51,6 +51,7 @@ class Client {
   int fd = -1;
   uint64_t net_in = 0, net_out = 0;
   uint64_t commands = 0;
+  int64_t repl_woff = 0;  // replication offset after its last propagated write (WAIT)
 
   // Batch of commands parsed from one read.
   struct BatchCmd {

@@ -37,7 +37,7 @@ struct Misc {
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
   // Replication (comes later): the master given by replicaof, Redis's defaults.
   std::string replicaof_host;  // "" = this server is a master
-  int64_t replicaof_port = 0, repl_ping_replica_period = 10;
+  int64_t replicaof_port = 0, repl_ping_replica_period = 10, repl_backlog_ttl = 3600;
   std::string tls_key_file_pass, tls_client_key_file_pass;
   // Redis's hidden directives (test and debugging knobs; CONFIG GET * does not list them).
   bool use_exit_on_panic = false;
@@ -165,6 +165,8 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                "1"));
   v->push_back(n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
                Num::kI64, 1, kLongMax, "1048576"));
+  v->push_back(n("repl-backlog-ttl", nullptr, 0, KEEL_REF(misc().repl_backlog_ttl), Num::kI64, 0,
+               kLongMax, "3600"));
   v->push_back(n("repl-timeout", nullptr, 0, KEEL_REF(misc().repl_timeout), Num::kI64, 1, kIntMax,
                "60"));
   v->push_back(n("repl-diskless-sync-delay", nullptr, 0,
@@ -261,6 +263,9 @@ ReplOptions repl_options() {
   o.read_only = m.replica_read_only;
   o.serve_stale = m.replica_serve_stale;
   o.diskless_sync = m.repl_diskless_sync;
+  o.diskless_sync_delay = m.repl_diskless_sync_delay;
+  o.backlog_ttl = m.repl_backlog_ttl;
+  o.diskless_sync_max_replicas = m.repl_diskless_sync_max_replicas;
   return o;
 }
 void set_replicaof_option(const std::string& host, int64_t port) {

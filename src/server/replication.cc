@@ -6,21 +6,25 @@
 // backlog and to the output buffer of every online replica, and advances master_repl_offset by
 // their length. PSYNC with our replid (or replid2 up to second_repl_offset, PSYNC2) and an
 // offset the backlog still holds gets +CONTINUE and the backlog from there; anything else gets
-// +FULLRESYNC <replid> <offset> and an RDB snapshot as a bulk, then the stream.
+// +FULLRESYNC <replid> <offset> and a snapshot written by a forked child (to dbfilename, then
+// sent from the file; or diskless, through a pipe in the $EOF: form), then the stream (see
+// "Full sync by fork").
 //
 // Replica side. One outgoing connection to the master: PING, AUTH (masterauth/masteruser),
 // REPLCONF listening-port, REPLCONF capa eof capa psync2, PSYNC <our replid> <our offset + 1>
 // (a replica that ever had a backlog continues its own history, Redis's
 // replicationCacheMasterUsingMyself) or PSYNC ? -1. The RDB (a $<len> bulk or the $EOF:<mark>
-// form) is collected, checked in full (rdb_check_memory) before anything is touched, so a
+// form) is written to temp-<unixtime>.<pid>.rdb as it arrives, checked in full
+// (rdb_check_file) before anything is touched, so a
 // truncated or corrupt transfer leaves the old data in place (repl-diskless-load disabled);
-// then saved as dbfilename, the dataset emptied and the file loaded. The stream is applied
+// then renamed to dbfilename, the dataset emptied and the file loaded. The stream is applied
 // through a Session flagged kMaster (no replies, no -READONLY); the bytes of each applied
 // command go to our own backlog and sub-replicas unchanged, so offsets match the master's.
 #include "server/replication.h"
 
 #include <fcntl.h>
 #include <netdb.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -43,6 +47,7 @@
 #include "commands/tracking.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
+#include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_io.h"
 #include "persistence/rdb_load.h"
 #include "persistence/rdb_save.h"
@@ -55,6 +60,8 @@
 
 namespace keel {
 
+int64_t g_repl_write_off = 0;
+
 LuaEngine& functions_for_persistence();  // cmd_scripting.cc: the FUNCTION libraries
 
 namespace {
@@ -63,14 +70,28 @@ constexpr const char* kZeroId = "0000000000000000000000000000000000000000";
 
 // ---- Master side state -----------------------------------------------------------------------
 
+// Where a replica stands in a full sync (INFO: wait_bgsave, send_bulk, online).
+enum class SyncState { kWaitStart, kWaitEnd, kSendBulk, kOnline };
+
 struct ReplicaInfo {
   Client* c = nullptr;
   int64_t listening_port = 0;
   std::string ip;
   int64_t ack_off = 0;
   int64_t ack_ms = 0;
-  bool online = false;
+  bool online = false;    // the stream goes straight to its output buffer
   bool capa_eof = false;  // REPLCONF capa eof
+  // Full sync (see "Full sync by fork" below): while in_sync, the stream since the snapshot's
+  // offset collects in `pending` and goes out after the snapshot.
+  bool in_sync = false;
+  bool legacy = false;     // SYNC: no +FULLRESYNC line
+  bool eof_job = false;    // its snapshot comes through the pipe, in the $EOF: form
+  bool wait_ack = false;   // diskless, snapshot sent: the stream starts at its first ACK
+  SyncState state = SyncState::kWaitStart;
+  int64_t wait_since_ms = 0;
+  std::string pending;
+  int rdb_fd = -1;         // disk sync: the snapshot file being sent
+  int64_t rdb_left = 0;
 };
 std::vector<ReplicaInfo> g_replicas;  // every client that sent REPLCONF or PSYNC
 
@@ -91,8 +112,9 @@ bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's st
 int64_t g_last_ping_ms = 0;
 // End of the last command written to the stream (not PINGs nor GETACKs): what WAIT waits for
 // (Redis uses the client's own last write offset; every earlier write is before this one).
-int64_t g_last_write_off = 0;
+int64_t& g_last_write_off = g_repl_write_off;
 int64_t g_last_connect_ms = 0;
+int64_t g_no_replicas_since_ms = 0;  // Redis's repl_no_slaves_since (0: not yet set)
 
 struct Waiter {
   Client* c;
@@ -127,7 +149,7 @@ ReplicaInfo& replica_entry(Client* c) {
 void drop_replica_clients() {
   std::vector<Client*> cs;
   for (ReplicaInfo& r : g_replicas) {
-    if (r.online) cs.push_back(r.c);
+    if (r.online || r.in_sync) cs.push_back(r.c);
   }
   for (Client* c : cs) c->close();
 }
@@ -144,7 +166,12 @@ void feed_raw(const char* p, size_t n) {
     g_backlog.first += static_cast<int64_t>(drop);
   }
   for (ReplicaInfo& r : g_replicas) {
-    if (!r.online || r.c->closing) continue;
+    if (r.c->closing) continue;
+    if (r.in_sync && r.state != SyncState::kWaitStart) {
+      r.pending.append(p, n);  // after its snapshot (full_sync_pending_over_limit)
+      continue;
+    }
+    if (!r.online) continue;
     r.c->out.append(p, n);
     server().queue_flush(r.c);
     server().check_output_limits(r.c);
@@ -181,6 +208,398 @@ void create_backlog() {
   }
 }
 
+// ---- Full sync by fork ------------------------------------------------------------------------
+//
+// As Redis: a replica that needs a full sync waits (wait_bgsave) for a forked child to write a
+// snapshot of the dataset at one offset, announced to it by +FULLRESYNC <replid> <offset> when
+// the child is forked; the stream from that offset collects in its `pending`. With
+// repl-diskless-sync no (or a replica without capa eof, SYNC included) the child is a BGSAVE to
+// dbfilename; once it is reaped the parent sends the file to each of its replicas as a
+// $<length> bulk, a chunk at a time as their sockets drain (send_bulk), then the pending stream
+// (online). With repl-diskless-sync yes the child writes into a pipe after
+// repl-diskless-sync-delay seconds (or once repl-diskless-sync-max-replicas wait); the parent
+// forwards what it reads to every replica of that sync as $EOF:<mark> ... <mark>, and starts
+// the stream at the replica's first REPLCONF ACK (so the mark is the last thing the replica
+// reads before it loads). A replica arriving while a disk child for replication runs attaches
+// to it (a copy of a sibling's pending stream); otherwise it waits for the next fork.
+
+constexpr size_t kSyncHighWater = 1 << 20;  // snapshot bytes buffered per replica at most
+constexpr size_t kSyncChunk = 64 * 1024;
+
+struct SyncJob {
+  bool disk = false;       // a BGSAVE started for replication is running
+  bool pipe = false;       // a diskless child is running / its pipe is being read
+  int64_t offset = 0;      // the snapshot's offset (the +FULLRESYNC one)
+  int pipe_fd = -1;
+  uv_poll_t* poll = nullptr;
+  bool polling = false;
+  bool pipe_eof = false;
+  int child_ok = -1;       // -1 running, 0 failed, 1 succeeded
+  std::string mark;
+} g_job;
+
+uv_timer_t* g_pump_timer = nullptr;
+
+bool waiting_for_fork(const ReplicaInfo& r) { return r.in_sync && r.state == SyncState::kWaitStart; }
+
+size_t out_bytes(const Client* c) { return c->out.size() + c->inflight.size(); }
+
+void send_fullresync(ReplicaInfo& r, int64_t offset) {
+  if (r.legacy) return;
+  const std::string line = "+FULLRESYNC " + master_replid() + " " + std::to_string(offset) + "\r\n";
+  r.c->out.append(line.data(), line.size());
+  server().queue_flush(r.c);
+}
+
+void close_replicas(std::vector<Client*> cs) {
+  for (Client* c : cs) c->close();
+}
+
+// The snapshot and everything before the stream are out: the stream flows from here.
+void go_online(ReplicaInfo& r) {
+  r.in_sync = false;
+  r.wait_ack = false;
+  r.state = SyncState::kOnline;
+  r.online = true;
+  r.ack_ms = mstime();
+  if (!r.pending.empty()) {
+    r.c->out.append(r.pending.data(), r.pending.size());
+    std::string().swap(r.pending);
+  }
+  server().queue_flush(r.c);
+  server().check_output_limits(r.c);
+  LOG_NOTICE("Synchronization with replica %s succeeded", r.c->session.addr.c_str());
+}
+
+void pipe_stop_polling() {
+  if (g_job.poll != nullptr && g_job.polling) uv_poll_stop(g_job.poll);
+  g_job.polling = false;
+}
+
+void pipe_close() {
+  pipe_stop_polling();
+  if (g_job.poll != nullptr) {
+    uv_close(reinterpret_cast<uv_handle_t*>(g_job.poll),
+             [](uv_handle_t* h) { delete reinterpret_cast<uv_poll_t*>(h); });
+    g_job.poll = nullptr;
+  }
+  if (g_job.pipe_fd != -1) close(g_job.pipe_fd);
+  g_job.pipe_fd = -1;
+}
+
+std::vector<ReplicaInfo*> pipe_replicas() {
+  std::vector<ReplicaInfo*> v;
+  for (ReplicaInfo& r : g_replicas) {
+    if (r.in_sync && r.eof_job && r.state == SyncState::kWaitEnd && !r.c->closing) v.push_back(&r);
+  }
+  return v;
+}
+
+// The diskless snapshot is complete only when the pipe is at EOF and the child succeeded.
+void pipe_job_finish() {
+  if (!g_job.pipe || !g_job.pipe_eof || g_job.child_ok == -1) return;
+  std::vector<Client*> failed;
+  for (ReplicaInfo* r : pipe_replicas()) {
+    if (g_job.child_ok != 1) {
+      LOG_WARNING("Diskless rdb transfer to replica %s failed: the child returned an error",
+                  r->c->session.addr.c_str());
+      failed.push_back(r->c);
+      continue;
+    }
+    r->c->out.append(g_job.mark.data(), g_job.mark.size());
+    server().queue_flush(r->c);
+    r->state = SyncState::kOnline;  // as Redis: online, the stream waits for its first ACK
+    r->wait_ack = true;
+    LOG_NOTICE("Snapshot for replica %s sent diskless, with the $EOF: mark",
+               r->c->session.addr.c_str());
+  }
+  g_job.pipe = false;
+  g_job.child_ok = -1;
+  pipe_close();
+  close_replicas(std::move(failed));
+}
+
+// Reads the pipe while every replica of the sync has room; stops polling when one has not
+// (replication_before_sleep starts it again once they drained).
+void pipe_pump() {
+  if (g_job.pipe_fd == -1) return;
+  std::vector<ReplicaInfo*> rs = pipe_replicas();
+  if (rs.empty()) {
+    // Nobody left to send it to: end the child rather than let it finish for nothing.
+    LOG_WARNING("Diskless rdb transfer, last replica dropped, killing fork child.");
+    pipe_close();
+    g_job.pipe_eof = true;
+    rdb_kill_child(false);
+    return;
+  }
+  static char buf[kSyncChunk];
+  for (;;) {
+    for (ReplicaInfo* r : rs) {
+      if (out_bytes(r->c) >= kSyncHighWater) {
+        pipe_stop_polling();
+        return;
+      }
+    }
+    const ssize_t n = read(g_job.pipe_fd, buf, sizeof(buf));
+    if (n > 0) {
+      for (ReplicaInfo* r : rs) {
+        r->c->out.append(buf, static_cast<size_t>(n));
+        server().queue_flush(r->c);
+      }
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (!g_job.polling && g_job.poll != nullptr) {
+        uv_poll_start(g_job.poll, UV_READABLE, [](uv_poll_t*, int, int) { pipe_pump(); });
+        g_job.polling = true;
+      }
+      return;
+    }
+    // EOF (or a read error, which the child's exit status confirms or not).
+    g_job.pipe_eof = true;
+    pipe_close();
+    pipe_job_finish();
+    return;
+  }
+}
+
+// Disk sync: sends the next chunks of the file to the replica while its output is small.
+// Returns true when the socket took everything and more could be sent right away. Closing the
+// client removes its entry at once (replication_client_closed): r is not used after that.
+bool disk_pump(ReplicaInfo& r) {
+  static char buf[kSyncChunk];
+  Client* const c = r.c;
+  while (r.rdb_left > 0 && out_bytes(c) < kSyncHighWater) {
+    const size_t want = static_cast<size_t>(std::min<int64_t>(r.rdb_left, sizeof(buf)));
+    const ssize_t n = read(r.rdb_fd, buf, want);
+    if (n <= 0) {
+      LOG_WARNING("Read error sending DB to replica: %s", n < 0 ? strerror(errno) : "premature EOF");
+      c->close();
+      return false;
+    }
+    r.c->out.append(buf, static_cast<size_t>(n));
+    r.rdb_left -= n;
+  }
+  if (r.rdb_left == 0) {
+    close(r.rdb_fd);
+    r.rdb_fd = -1;
+    LOG_NOTICE("Snapshot for replica %s sent as a $<length> bulk", r.c->session.addr.c_str());
+    go_online(r);
+    return false;
+  }
+  c->flush();  // may close c
+  return !c->closing && !c->writing;
+}
+
+// Every replica in send_bulk gets more of its file; a replica whose socket swallowed all of it
+// (nothing in flight, so no write completion will wake the loop) is pumped again on the next
+// iteration by a zero timer.
+void sync_pump() {
+  bool again = false;
+  std::vector<Client*> over;
+  std::vector<Client*> sending;
+  const OutputBufferLimit& lim = server_options().obuf_limits[kObufReplica];
+  for (ReplicaInfo& r : g_replicas) {
+    if (!r.in_sync || r.c->closing) continue;
+    if (lim.hard != 0 && r.pending.size() + out_bytes(r.c) >= lim.hard) {
+      LOG_WARNING("Client %s scheduled to be closed ASAP for overcoming of output buffer limits.",
+                  r.c->session.addr.c_str());
+      over.push_back(r.c);
+      continue;
+    }
+    if (r.state == SyncState::kSendBulk && r.rdb_fd != -1) sending.push_back(r.c);
+  }
+  close_replicas(std::move(over));
+  // A pump may close its client, which edits g_replicas: each one is looked up afresh.
+  for (Client* c : sending) {
+    if (ReplicaInfo* r = find_replica(c); r != nullptr && !c->closing) again |= disk_pump(*r);
+  }
+  if (g_job.pipe_fd != -1 && !g_job.polling) pipe_pump();
+  if (again) {
+    if (g_pump_timer == nullptr) {
+      g_pump_timer = new uv_timer_t;
+      uv_timer_init(server().loop(), g_pump_timer);
+    }
+    uv_timer_start(g_pump_timer, [](uv_timer_t*) { sync_pump(); }, 0, 0);
+  }
+}
+
+// Forks the child for the replicas waiting for one: to the pipe when every one of them can
+// take the $EOF: form and repl-diskless-sync is on, else a BGSAVE to dbfilename.
+void start_sync_fork(bool to_pipe) {
+  std::vector<ReplicaInfo*> ws;
+  for (ReplicaInfo& r : g_replicas) {
+    if (waiting_for_fork(r) && !r.c->closing) ws.push_back(&r);
+  }
+  if (ws.empty()) return;
+  bool ok;
+  if (to_pipe) {
+    int fd = -1;
+    ok = rdb_fork_to_pipe(&fd);
+    if (ok) {
+      g_job = SyncJob();
+      g_job.pipe = true;
+      g_job.pipe_fd = fd;
+      g_job.mark = eof_mark();
+      g_job.poll = new uv_poll_t;
+      uv_poll_init(server().loop(), g_job.poll, fd);
+    }
+  } else {
+    LOG_NOTICE("Starting BGSAVE for SYNC with target: disk");
+    ok = rdb_bgsave(persistence_options().dbfilename);
+    if (ok) g_job.disk = true;
+  }
+  if (!ok) {
+    LOG_WARNING("BGSAVE for replication failed");
+    std::vector<Client*> cs;
+    for (ReplicaInfo* r : ws) cs.push_back(r->c);
+    close_replicas(std::move(cs));
+    return;
+  }
+  g_job.offset = g_master_off;
+  g_enc.reset();  // the stream after the snapshot starts with a SELECT
+  for (ReplicaInfo* r : ws) {
+    send_fullresync(*r, g_job.offset);
+    r->state = SyncState::kWaitEnd;
+    r->eof_job = to_pipe;
+    r->pending.clear();
+    if (to_pipe) {
+      const std::string pre = "$EOF:" + g_job.mark + "\r\n";
+      r->c->out.append(pre.data(), pre.size());
+      server().queue_flush(r->c);
+    }
+  }
+  if (to_pipe) pipe_pump();
+}
+
+// Starts a fork when replicas wait and no child runs: at once for a disk sync, after
+// repl-diskless-sync-delay seconds (or repl-diskless-sync-max-replicas replicas) for a
+// diskless one, as Redis's replicationStartPendingFork.
+void maybe_start_sync_fork() {
+  if (any_child_active()) return;
+  const ReplOptions o = repl_options();
+  const int64_t now = mstime();
+  int64_t waiting = 0, max_idle = 0;
+  bool all_eof = true;
+  for (const ReplicaInfo& r : g_replicas) {
+    if (!waiting_for_fork(r) || r.c->closing) continue;
+    waiting++;
+    max_idle = std::max(max_idle, (now - r.wait_since_ms) / 1000);
+    all_eof &= r.capa_eof;  // SYNC with capa eof too (redis-cli --rdb), as Redis
+  }
+  if (waiting == 0) return;
+  const bool to_pipe = o.diskless_sync && all_eof;
+  if (to_pipe && max_idle < o.diskless_sync_delay &&
+      !(o.diskless_sync_max_replicas > 0 && waiting >= o.diskless_sync_max_replicas)) {
+    return;
+  }
+  start_sync_fork(to_pipe);
+}
+
+// BgsaveHooks::rdb_child_done: the snapshot of a disk sync is on disk (or failed), or the
+// diskless child ended.
+void on_rdb_child_done(int child_type, bool ok) {
+  if (child_type == kChildRdbPipe) {
+    g_job.child_ok = ok ? 1 : 0;
+    if (!ok && g_job.pipe) {
+      g_job.pipe_eof = true;  // whatever is left in the pipe is not worth sending
+      pipe_close();
+    }
+    pipe_job_finish();
+  } else if (g_job.disk) {
+    g_job.disk = false;
+    std::vector<Client*> failed;
+    const std::string& file = persistence_options().dbfilename;
+    for (ReplicaInfo& r : g_replicas) {
+      if (!r.in_sync || r.eof_job || r.state != SyncState::kWaitEnd || r.c->closing) continue;
+      const int fd = ok ? open(file.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+      struct stat sb;
+      if (fd == -1 || fstat(fd, &sb) != 0) {
+        LOG_WARNING(ok ? "SYNC failed. Can't open/stat DB after BGSAVE: %s"
+                       : "SYNC failed. BGSAVE child returned an error%s",
+                    ok ? strerror(errno) : "");
+        if (fd != -1) close(fd);
+        failed.push_back(r.c);
+        continue;
+      }
+      r.rdb_fd = fd;
+      r.rdb_left = sb.st_size;
+      r.state = SyncState::kSendBulk;
+      const std::string pre = "$" + std::to_string(sb.st_size) + "\r\n";
+      r.c->out.append(pre.data(), pre.size());
+      server().queue_flush(r.c);
+    }
+    close_replicas(std::move(failed));
+  }
+  maybe_start_sync_fork();
+  sync_pump();
+}
+
+// PSYNC that cannot continue, or SYNC: the replica waits for a snapshot.
+void full_sync_request(ReplicaInfo& r, Session& s, bool legacy) {
+  s.flags |= Session::kReplica;
+  r.in_sync = true;
+  r.online = false;
+  r.legacy = legacy;
+  r.state = SyncState::kWaitStart;
+  r.wait_since_ms = mstime();
+  r.ack_off = 0;
+  r.ack_ms = mstime();
+  r.pending.clear();
+  if (g_job.disk) {
+    // A BGSAVE for replication to disk is running: share its snapshot when a sibling waits for
+    // it (its pending stream starts at the snapshot's offset).
+    for (const ReplicaInfo& o : g_replicas) {
+      if (&o == &r || !o.in_sync || o.eof_job || o.state != SyncState::kWaitEnd) continue;
+      r.pending = o.pending;
+      r.state = SyncState::kWaitEnd;
+      r.eof_job = false;
+      send_fullresync(r, g_job.offset);
+      LOG_NOTICE("Waiting for end of BGSAVE for SYNC");
+      return;
+    }
+    LOG_NOTICE("Can't attach the replica to the current BGSAVE. Waiting for next BGSAVE for SYNC");
+    return;
+  }
+  if (rdb_child_active()) {
+    LOG_NOTICE(g_job.pipe ? "Current BGSAVE has socket target. Waiting for next BGSAVE for SYNC"
+                          : "Waiting for next BGSAVE for SYNC");
+    return;
+  }
+  if (any_child_active()) {
+    LOG_NOTICE("No BGSAVE in progress, but another BG operation is active. BGSAVE for replication delayed");
+    return;
+  }
+  const ReplOptions o = repl_options();
+  if (o.diskless_sync && r.capa_eof && o.diskless_sync_delay > 0) {
+    LOG_NOTICE("Delay next BGSAVE for diskless SYNC");
+  }
+  maybe_start_sync_fork();
+}
+
+// Every second: a newline to replicas waiting for a snapshot to be written, so their link does
+// not time out (Redis does the same; replicas skip it).
+void sync_keepalive() {
+  for (ReplicaInfo& r : g_replicas) {
+    if (!r.in_sync || r.c->closing) continue;
+    if (r.state == SyncState::kWaitStart || (r.state == SyncState::kWaitEnd && !r.eof_job)) {
+      r.c->out.append("\n", 1);
+      server().queue_flush(r.c);
+    }
+  }
+}
+
+const char* sync_state_name(const ReplicaInfo& r) {
+  if (!r.in_sync) return "online";
+  switch (r.state) {
+    case SyncState::kWaitStart:
+    case SyncState::kWaitEnd: return "wait_bgsave";
+    case SyncState::kSendBulk: return "send_bulk";
+    case SyncState::kOnline: return "online";
+  }
+  return "online";
+}
+
 // ---- Replica side state ----------------------------------------------------------------------
 
 enum class LinkState { kNone, kConnect, kConnecting, kHandshake, kTransfer, kConnected };
@@ -210,7 +629,13 @@ struct Link {
   bool eof_mode = false;
   std::string eof_mark;
   int64_t bulk_left = -1;  // -1: the $ line has not arrived yet
-  std::string rdb;
+  // The snapshot goes into temp-<unixtime>.<pid>.rdb in `dir` as it arrives (Redis's name);
+  // in the $EOF: form the last 40 bytes read are held back until more come (the mark).
+  int tmp_fd = -1;
+  std::string tmp_name;
+  std::string tail;
+  int64_t transfer_size = -1;  // Redis's repl_transfer_size: -1 before the $ line, 0 for $EOF:
+  int64_t transfer_read = 0;
   std::string full_replid;
   int64_t full_off = 0;
   // Stream.
@@ -220,6 +645,48 @@ struct Link {
 } g_link;
 
 void update_gates();
+
+// A transfer that will not complete: its temp file goes.
+void transfer_discard() {
+  if (g_link.tmp_fd != -1) close(g_link.tmp_fd);
+  if (!g_link.tmp_name.empty()) unlink(g_link.tmp_name.c_str());
+  g_link.tmp_fd = -1;
+  g_link.tmp_name.clear();
+  g_link.tail.clear();
+  g_link.transfer_size = -1;
+  g_link.transfer_read = 0;
+}
+
+// The $ line arrived: the temp file is created.
+bool transfer_begin() {
+  char name[64];
+  snprintf(name, sizeof(name), "temp-%lld.%d.rdb", static_cast<long long>(time(nullptr)),
+           static_cast<int>(getpid()));
+  g_link.tmp_name = name;
+  g_link.tmp_fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (g_link.tmp_fd == -1) {
+    LOG_WARNING("Opening the temp file needed for MASTER <-> REPLICA synchronization: %s",
+                strerror(errno));
+    g_link.tmp_name.clear();
+    return false;
+  }
+  return true;
+}
+
+bool transfer_write(const char* p, size_t n) {
+  while (n > 0) {
+    const ssize_t w = write(g_link.tmp_fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      LOG_WARNING("Write error or short write writing to the DB dumped on disk: %s",
+                  w < 0 ? strerror(errno) : "short write");
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
 
 void on_link_closed(uv_handle_t* h) { delete reinterpret_cast<uv_tcp_t*>(h); }
 
@@ -232,7 +699,7 @@ void link_close(const char* why) {
   if (why != nullptr && g_link.state != LinkState::kNone) LOG_WARNING("%s", why);
   if (g_link.state == LinkState::kConnected) g_link.down_since_ms = mstime();
   g_link.in.clear();
-  g_link.rdb.clear();
+  transfer_discard();
   g_link.parser = RequestParser();
   if (g_link.state != LinkState::kNone) g_link.state = LinkState::kConnect;
   update_gates();
@@ -379,11 +846,17 @@ bool take_line(std::string* line) {
   return true;
 }
 
-// The RDB has arrived in full: check it, then replace the dataset with it.
+// The RDB has arrived in full (in the temp file): check it, then replace the dataset with it.
 void transfer_done() {
   LOG_NOTICE("MASTER <-> REPLICA sync: Finished with success");
-  const RdbLoadResult chk =
-      rdb_check_memory(reinterpret_cast<const uint8_t*>(g_link.rdb.data()), g_link.rdb.size());
+  bool ok = fsync(g_link.tmp_fd) == 0;
+  ok = close(g_link.tmp_fd) == 0 && ok;
+  g_link.tmp_fd = -1;
+  if (!ok) {
+    link_close("Failed trying to sync the temp DB to disk in MASTER <-> REPLICA synchronization");
+    return;
+  }
+  const RdbLoadResult chk = rdb_check_file(g_link.tmp_name);
   if (chk.status != RdbLoadResult::kOk) {
     LOG_WARNING("Failed trying to load the MASTER synchronization DB from socket: %s (offset %llu); "
                 "the current dataset is kept",
@@ -392,28 +865,21 @@ void transfer_done() {
     return;
   }
   const std::string file = persistence_options().dbfilename;
-  const std::string tmp = "temp-" + std::to_string(getpid()) + "." + std::to_string(mstime()) + ".rdb";
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  bool ok = fd >= 0;
-  size_t off = 0;
-  while (ok && off < g_link.rdb.size()) {
-    const ssize_t w = write(fd, g_link.rdb.data() + off, g_link.rdb.size() - off);
-    if (w <= 0) ok = false; else off += static_cast<size_t>(w);
-  }
-  if (fd >= 0) close(fd);
-  if (!ok || rename(tmp.c_str(), file.c_str()) != 0) {
-    unlink(tmp.c_str());
-    link_close("Failed trying to rename the temp DB into the final name; the current dataset is kept");
+  if (rename(g_link.tmp_name.c_str(), file.c_str()) != 0) {
+    LOG_WARNING("Failed trying to rename the temp DB into %s in MASTER <-> REPLICA synchronization: %s",
+                file.c_str(), strerror(errno));
+    link_close("MASTER <-> REPLICA sync failed: the current dataset is kept, retrying");
     return;
   }
+  g_link.tmp_name.clear();
+  g_link.transfer_size = -1;
+  g_link.transfer_read = 0;
   LOG_NOTICE("MASTER <-> REPLICA sync: Flushing old data");
   keyspace().flush_all();
   tracking_flushed();
   functions_for_persistence().reset();
   LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory");
   const RdbLoadResult r = rdb_load_file(file, false);
-  g_link.rdb.clear();
-  g_link.rdb.shrink_to_fit();
   if (r.status != RdbLoadResult::kOk) {
     link_close("Failed trying to load the MASTER synchronization DB from disk");
     return;
@@ -472,6 +938,77 @@ void apply_stream() {
   g_link.parser.rebase(pos);
 }
 
+// The snapshot after +FULLRESYNC: the $ line, then its bytes into the temp file. False when the
+// link was closed.
+bool receive_snapshot() {
+  std::string line;
+  if (g_link.tmp_fd == -1) {
+    while (!g_link.in.empty() && g_link.in[0] == '\n') g_link.in.erase(0, 1);  // keep-alives
+    if (!take_line(&line)) return true;
+    if (line.rfind("$EOF:", 0) == 0 && line.size() == 45) {
+      g_link.eof_mode = true;
+      g_link.eof_mark = line.substr(5);
+      g_link.transfer_size = 0;
+      LOG_NOTICE("MASTER <-> REPLICA sync: receiving streamed RDB from master with EOF to disk");
+    } else if (line[0] == '$') {
+      int64_t n;
+      if (!parse_int64(std::string_view(line).substr(1), &n) || n < 0) {
+        link_close("Bad protocol from MASTER, the first byte is not '$'");
+        return false;
+      }
+      g_link.bulk_left = n;
+      g_link.eof_mode = false;
+      g_link.transfer_size = n;
+      LOG_NOTICE("MASTER <-> REPLICA sync: receiving %lld bytes from master to disk",
+                 static_cast<long long>(n));
+    } else {
+      link_close(("Bad protocol from MASTER, the first byte is not '$': " + line).c_str());
+      return false;
+    }
+    g_link.transfer_read = 0;
+    if (!transfer_begin()) {
+      link_close(nullptr);
+      return false;
+    }
+  }
+  bool done = false;
+  if (g_link.eof_mode) {
+    // Everything but the last 40 bytes seen can be written: the mark ends the transfer.
+    g_link.tail += g_link.in;
+    g_link.transfer_read += static_cast<int64_t>(g_link.in.size());
+    g_link.in.clear();
+    const size_t mlen = g_link.eof_mark.size();
+    if (g_link.tail.size() >= mlen &&
+        g_link.tail.compare(g_link.tail.size() - mlen, mlen, g_link.eof_mark) == 0) {
+      g_link.tail.resize(g_link.tail.size() - mlen);
+      done = true;
+    }
+    const size_t keep = done ? 0 : std::min(g_link.tail.size(), mlen);
+    if (!transfer_write(g_link.tail.data(), g_link.tail.size() - keep)) {
+      link_close(nullptr);
+      return false;
+    }
+    g_link.tail.erase(0, g_link.tail.size() - keep);
+  } else {
+    const size_t take = std::min<size_t>(g_link.in.size(), static_cast<size_t>(g_link.bulk_left));
+    if (!transfer_write(g_link.in.data(), take)) {
+      link_close(nullptr);
+      return false;
+    }
+    g_link.in.erase(0, take);
+    g_link.bulk_left -= static_cast<int64_t>(take);
+    g_link.transfer_read += static_cast<int64_t>(take);
+    done = g_link.bulk_left == 0;
+  }
+  if (done) {
+    g_link.bulk_left = -1;
+    g_link.eof_mode = false;
+    transfer_done();
+    return g_link.state != LinkState::kConnect && g_link.state != LinkState::kNone;
+  }
+  return true;
+}
+
 void process_link_input() {
   std::string line;
   while (g_link.state == LinkState::kHandshake) {
@@ -494,7 +1031,8 @@ void process_link_input() {
         LOG_NOTICE("Full resync from master: %s:%lld", id, off);
         g_link.state = LinkState::kTransfer;
         g_link.bulk_left = -1;
-        g_link.rdb.clear();
+        g_link.eof_mode = false;
+        transfer_discard();
         break;
       }
       if (line.rfind("+CONTINUE", 0) == 0) {
@@ -522,46 +1060,7 @@ void process_link_input() {
     g_link.step++;
     handshake_send();
   }
-  if (g_link.state == LinkState::kTransfer) {
-    if (g_link.bulk_left < 0 && !g_link.eof_mode) {
-      while (!g_link.in.empty() && g_link.in[0] == '\n') g_link.in.erase(0, 1);  // keep-alives
-      if (!take_line(&line)) return;
-      if (line.rfind("$EOF:", 0) == 0 && line.size() == 45) {
-        g_link.eof_mode = true;
-        g_link.eof_mark = line.substr(5);
-      } else if (line[0] == '$') {
-        int64_t n;
-        if (!parse_int64(std::string_view(line).substr(1), &n) || n < 0) {
-          link_close("Bad protocol from MASTER, the first byte is not '$'");
-          return;
-        }
-        g_link.bulk_left = n;
-        g_link.eof_mode = false;
-      } else {
-        link_close(("Bad protocol from MASTER, the first byte is not '$': " + line).c_str());
-        return;
-      }
-    }
-    if (g_link.eof_mode) {
-      g_link.rdb += g_link.in;
-      g_link.in.clear();
-      if (g_link.rdb.size() >= 40 &&
-          g_link.rdb.compare(g_link.rdb.size() - 40, 40, g_link.eof_mark) == 0) {
-        g_link.rdb.resize(g_link.rdb.size() - 40);
-        g_link.eof_mode = false;
-        transfer_done();
-      }
-    } else {
-      const size_t take = std::min<size_t>(g_link.in.size(), static_cast<size_t>(g_link.bulk_left));
-      g_link.rdb.append(g_link.in, 0, take);
-      g_link.in.erase(0, take);
-      g_link.bulk_left -= static_cast<int64_t>(take);
-      if (g_link.bulk_left == 0) {
-        g_link.bulk_left = -1;
-        transfer_done();
-      }
-    }
-  }
+  if (g_link.state == LinkState::kTransfer && !receive_snapshot()) return;
   if (g_link.state == LinkState::kConnected && !g_link.in.empty()) apply_stream();
 }
 
@@ -616,6 +1115,7 @@ void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWrit
       if (r != nullptr && parse_int64(val, &off)) {
         if (off > r->ack_off) r->ack_off = off;
         r->ack_ms = mstime();
+        if (r->wait_ack) go_online(*r);  // diskless: loaded, the stream can follow
       }
       return;
     }
@@ -677,35 +1177,7 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
                offset_arg.data());
   }
   create_backlog();
-  g_enc.reset();  // the stream after the snapshot starts with a SELECT
-  std::string rdb;
-  {
-    RdbOut out(&rdb);
-    const PersistenceOptions& po = persistence_options();
-    rdb_write_snapshot(out, po.rdb_version, po.rdbcompression, po.rdbchecksum);
-    out.flush();
-  }
-  if (!legacy) {
-    w.raw("+FULLRESYNC " + master_replid() + " " + std::to_string(g_master_off) + "\r\n");
-  }
-  if (repl_options().diskless_sync && !legacy && r->capa_eof) {
-    // repl-diskless-sync yes: the $EOF:<mark> form, the end found by the 40-byte mark (what a
-    // replica that announced capa eof expects from a diskless master).
-    const std::string mark = eof_mark();
-    w.raw("$EOF:" + mark + "\r\n");
-    w.raw(rdb);
-    w.raw(mark);
-    LOG_NOTICE("Snapshot for replica %s sent diskless, with the $EOF: mark", s.addr.c_str());
-  } else {
-    w.raw("$" + std::to_string(rdb.size()) + "\r\n");
-    w.raw(rdb);
-    LOG_NOTICE("Snapshot for replica %s sent as a $<length> bulk", s.addr.c_str());
-  }
-  LOG_NOTICE("Synchronization with replica %s succeeded (%zu bytes of RDB)", s.addr.c_str(), rdb.size());
-  s.flags |= Session::kReplica;
-  r->online = true;
-  r->ack_off = 0;
-  r->ack_ms = mstime();
+  full_sync_request(*r, s, legacy);
 }
 
 void hook_replicaof(Session& s, std::string_view host, std::string_view port_arg, ReplyWriter& w) {
@@ -718,6 +1190,7 @@ void hook_replicaof(Session& s, std::string_view host, std::string_view port_arg
       change_master_replid();
       set_replica_mode(false);
       set_replicaof_option("", 0);
+      g_no_replicas_since_ms = mstime();  // the backlog TTL starts now (as Redis)
       drop_replica_clients();
       g_enc.reset();
       LOG_NOTICE("Setting secondary replication ID to %s, valid up to offset: %lld. New replication ID is %s",
@@ -753,9 +1226,11 @@ void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
   if (g_link.state != LinkState::kNone) {
     return w.error("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.");
   }
-  const int64_t target = g_last_write_off;
-  const int64_t n = count_acked(target);
   Client* c = static_cast<Client*>(s.client);
+  // The waiting client's own last write (Redis's c->woff); without a client (a script's
+  // caller is gone) every write so far.
+  const int64_t target = c != nullptr ? c->repl_woff : g_last_write_off;
+  const int64_t n = count_acked(target);
   if (n >= want || c == nullptr || (s.flags & Session::kMulti) || g_exec_unit.depth > 1) {
     return w.integer(n);
   }
@@ -822,6 +1297,30 @@ void hook_role(ReplyWriter& w) {
   }
 }
 
+// repl-backlog-ttl: a master (never a replica, which may be promoted and serve its siblings)
+// with no replica for that many seconds frees its backlog, and takes a new replid and clears
+// replid2 as Redis does: without a backlog master_repl_offset stops moving, so the old
+// history could not be continued correctly anyway. 0 keeps the backlog forever.
+void backlog_ttl_check(int64_t now, const ReplOptions& o) {
+  if (g_no_replicas_since_ms == 0) g_no_replicas_since_ms = now;
+  if (o.backlog_ttl == 0 || !g_backlog.active || g_link.state != LinkState::kNone) return;
+  for (const ReplicaInfo& r : g_replicas) {
+    if (r.online || r.in_sync) {
+      g_no_replicas_since_ms = now;
+      return;
+    }
+  }
+  if ((now - g_no_replicas_since_ms) / 1000 <= o.backlog_ttl) return;
+  change_master_replid();
+  g_replid2 = kZeroId;
+  g_second_off = -1;
+  g_backlog.active = false;
+  std::string().swap(g_backlog.data);
+  g_backlog.first = 0;
+  LOG_NOTICE("Replication backlog freed after %d seconds without connected replicas.",
+             static_cast<int>(o.backlog_ttl));
+}
+
 }  // namespace
 
 void replication_init() {
@@ -830,6 +1329,7 @@ void replication_init() {
   g_replication_hooks.replicaof = hook_replicaof;
   g_replication_hooks.wait = hook_wait;
   g_replication_hooks.role = hook_role;
+  g_bgsave_hooks.rdb_child_done = on_rdb_child_done;
 }
 
 void replication_start() {
@@ -871,15 +1371,29 @@ void replication_cron() {
     static constexpr std::string_view kPing = "*1\r\n$4\r\nPING\r\n";
     feed_raw(kPing.data(), kPing.size());
   }
+  static int64_t last_keepalive_ms = 0;
+  if (now - last_keepalive_ms >= 1000) {
+    last_keepalive_ms = now;
+    sync_keepalive();
+  }
+  // A diskless child whose replicas all left before it wrote anything: end it.
+  if (g_job.pipe_fd != -1 && pipe_replicas().empty()) pipe_pump();
+  maybe_start_sync_fork();
+  backlog_ttl_check(now, o);
   serve_waiters(true);
   update_gates();
 }
 
-void replication_before_sleep() { serve_waiters(false); }
+void replication_before_sleep() {
+  serve_waiters(false);
+  sync_pump();
+}
 
 void replication_client_closed(Client* c) {
   for (size_t i = 0; i < g_replicas.size(); i++) {
     if (g_replicas[i].c == c) {
+      if (g_replicas[i].rdb_fd != -1) close(g_replicas[i].rdb_fd);
+      if (g_replicas[i].online || g_replicas[i].in_sync) g_no_replicas_since_ms = mstime();
       if (g_replicas[i].online) LOG_NOTICE("Connection with replica %s lost.", c->session.addr.c_str());
       g_replicas.erase(g_replicas.begin() + static_cast<std::ptrdiff_t>(i));
       break;
@@ -926,11 +1440,12 @@ std::string replication_info() {
     line("slave_read_repl_offset:%lld", static_cast<long long>(g_master_off));
     line("slave_repl_offset:%lld", static_cast<long long>(g_master_off));
     if (g_link.state == LinkState::kTransfer) {
-      line("master_sync_total_bytes:%lld", static_cast<long long>(
-                                                g_link.eof_mode ? -1 : static_cast<int64_t>(g_link.rdb.size()) + g_link.bulk_left));
-      line("master_sync_read_bytes:%zu", g_link.rdb.size());
-      line("master_sync_left_bytes:%lld", static_cast<long long>(g_link.bulk_left));
-      line("master_sync_perc:0.00");
+      // As Redis: total -1 before the $ line and 0 in the $EOF: form; left = total - read.
+      const int64_t total = g_link.transfer_size, got = g_link.transfer_read;
+      line("master_sync_total_bytes:%lld", static_cast<long long>(total));
+      line("master_sync_read_bytes:%lld", static_cast<long long>(got));
+      line("master_sync_left_bytes:%lld", static_cast<long long>(total - got));
+      line("master_sync_perc:%.2f", total != 0 ? static_cast<double>(got) / static_cast<double>(total) * 100 : 0.0);
       line("master_sync_last_io_seconds_ago:%lld", static_cast<long long>((now - g_link.last_io_ms) / 1000));
     }
     if (!up) {
@@ -942,13 +1457,14 @@ std::string replication_info() {
     line("replica_announced:1");
   }
   size_t n = 0;
-  for (const ReplicaInfo& r : g_replicas) n += r.online;
+  for (const ReplicaInfo& r : g_replicas) n += r.online || r.in_sync;
   line("connected_slaves:%zu", n);
   size_t i = 0;
   for (const ReplicaInfo& r : g_replicas) {
-    if (!r.online) continue;
-    line("slave%zu:ip=%s,port=%lld,state=online,offset=%lld,lag=%lld", i++, r.ip.c_str(),
-         static_cast<long long>(r.listening_port), static_cast<long long>(r.ack_off),
+    if (!r.online && !r.in_sync) continue;
+    line("slave%zu:ip=%s,port=%lld,state=%s,offset=%lld,lag=%lld", i++, r.ip.c_str(),
+         static_cast<long long>(r.listening_port), sync_state_name(r),
+         static_cast<long long>(r.ack_off),
          static_cast<long long>((now - r.ack_ms) / 1000));
   }
   line("master_failover_state:no-failover");

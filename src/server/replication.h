@@ -2,6 +2,7 @@
 // propagation sink, streaming to replicas, WAIT) and the replica side (REPLICAOF, the
 // handshake, loading the master's RDB, applying its stream). See server/README.md.
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace keel {
@@ -22,6 +23,11 @@ void replication_before_sleep();
 bool replication_kill_master_link();
 // INFO replication.
 std::string replication_info();
+// End of the last write command in the replication stream (not PINGs nor GETACKs). The client
+// loop copies it into Client::repl_woff when a command moved it: WAIT waits for the waiting
+// client's own last write, as Redis's c->woff.
+extern int64_t g_repl_write_off;
+
 // Whether the session is a replica (CLIENT LIST flag S, TYPE replica, output limit class).
 bool replication_is_replica(const Client* c);
 

@@ -7,6 +7,7 @@ snapshot RDBFILE damaged as MODE says, for every connection until killed:
   truncated  the $<len> header, then half of the bytes, then closes the connection
   corrupt    the whole length with one byte flipped in the middle (checksum mismatch)
   badstream  the intact snapshot, then bytes that are not RESP
+  stall      the $<len> header and half of the bytes, then nothing (the connection stays open)
 Each accepted connection appends a line to COUNTFILE.
 """
 import socket
@@ -53,6 +54,9 @@ def serve(conn, mode, rdb):
                 if mode == "truncated":
                     conn.sendall(b"$%d\r\n" % len(rdb) + rdb[: len(rdb) // 2])
                     return
+                if mode == "stall":
+                    conn.sendall(b"$%d\r\n" % len(rdb) + rdb[: len(rdb) // 2])
+                    continue
                 if mode == "corrupt":
                     bad = bytearray(rdb)
                     bad[len(bad) // 2] ^= 0xFF

@@ -53,6 +53,31 @@ foreach {mode logline} {
     }
 }
 
+test "Mid-transfer: the snapshot goes to temp-<unixtime>.<pid>.rdb, INFO master_sync_* fields" {
+    r replicaof no one
+    r flushall
+    r set keep-me 1
+    r debug populate 20000 pad 100
+    set port [::keel::find_free_port]
+    lassign [start_fake_master stall $port] pid count
+    set size [file size [file join [srv dir] fake-src-stall.rdb]]
+    r replicaof 127.0.0.1 $port
+    wait_for_condition 200 20 {[server_info master_sync_read_bytes] == $size / 2}
+    assert_equal 1 [server_info master_sync_in_progress]
+    assert_equal $size [server_info master_sync_total_bytes]
+    assert_equal [expr {$size - $size / 2}] [server_info master_sync_left_bytes]
+    assert_match {[0-9]*} [server_info master_sync_last_io_seconds_ago]
+    set tmp [glob -nocomplain -directory [srv dir] temp-*.rdb]
+    assert_equal 1 [llength $tmp]
+    assert_match "temp-*.[srv pid].rdb" [file tail [lindex $tmp 0]]
+    assert_equal [expr {$size / 2}] [file size [lindex $tmp 0]]
+    # The link given up: the temp file goes, the data stays.
+    r replicaof no one
+    assert_equal {} [glob -nocomplain -directory [srv dir] temp-*.rdb]
+    assert_equal 1 [r get keep-me]
+    exec kill $pid
+}
+
 start_server {tags {repl}} {
     test "Master killed mid-transfer: the replica keeps its data and reports the link down" {
         r -1 replicaof no one

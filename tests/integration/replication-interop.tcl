@@ -51,7 +51,7 @@ proc wait_caught_up {level mlevel} {
 # A digest per key is not comparable across servers (Keel's encodings differ), the values are:
 # snapshot_of reads every key of every db as comparable text (tests/helpers/rdb_contents.py).
 
-start_server {tags {repl cross-server} overrides {rdb-version 10}} {
+start_server {tags {repl cross-server} overrides {rdb-version 10 repl-diskless-sync-delay 0}} {
     start_server {binary /usr/bin/redis-server tags {repl cross-server}} {
         test "redis-server 7.0 replica of a Keel master: full sync, every key identical" {
             if {![is_keel -1]} { skip_test "needs Keel as the outer server" }

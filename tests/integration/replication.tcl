@@ -32,7 +32,8 @@ proc wait_caught_up {level mlevel} {
     }
 }
 
-start_server {tags {repl}} {
+# The master forks for a diskless sync at once rather than after the default 5 s wait.
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
     start_server {tags {repl}} {
         test "REPLICAOF: full sync brings every type x encoding x TTL x db" {
             r -1 flushall
@@ -147,6 +148,24 @@ start_server {tags {repl}} {
             assert_equal 1 [r -1 wait 0 0]
             assert_error "ERR WAIT cannot be used with replica instances*" {r wait 1 10}
             assert_error "ERR timeout is negative" {r -1 wait 1 -1}
+        }
+
+        test "WAIT waits for the client's own last write, not for other clients' later ones" {
+            set a [redis_client -1]
+            $a set own-write 1
+            assert_equal 1 [$a wait 1 5000]
+            # The replica stalls; another client writes meanwhile.
+            set rd [redis_deferring_client 0]
+            $rd debug sleep 1.5
+            after 100
+            r -1 set other-write 1
+            # Everything a wrote is acknowledged already: 1 at once (Redis's c->woff), where
+            # counting up to the latest write would time out with 0.
+            assert_equal 1 [$a wait 1 1000]
+            $rd read
+            $rd close
+            $a close
+            wait_caught_up 0 -1
         }
 
         test "min-replicas-to-write: -NOREPLICAS when fewer good replicas are attached" {

@@ -17,13 +17,15 @@ the member stage), seed (the sets issue's SREM and ZREMRANGEBYLEX regression wor
 prefilled sets/zsets), notify, memory (bytes per key), and, only when asked for
 (`--groups persistence`: long, and it holds two 10M-key servers), persistence: RDB SAVE and load
 times, file sizes, BGSAVE fork time, copy-on-write and SET throughput during BGSAVE
-(utils/bench/persistence.py).
+(utils/bench/persistence.py); aof (utils/bench/aof.py) and repl (utils/bench/repl.py: master
+writes with and without a replica, replication lag, full sync times) likewise on request.
 """
 import argparse, csv, os, random, re, shutil, socket, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import persistence  # noqa: E402  (utils/bench/persistence.py)
 import aof  # noqa: E402  (utils/bench/aof.py)
+import repl  # noqa: E402  (utils/bench/repl.py)
 import datatypes  # noqa: E402  (utils/bench/datatypes.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -274,10 +276,15 @@ def main():
     ap.add_argument("--groups", default="throughput,seed,prefetch,notify,memory",
                     help="comma-separated; also: types (streams, HLL, geo, SORT: "
                          "utils/bench/datatypes.py), persistence and aof (utils/bench/aof.py: "
-                         "writes with appendfsync everysec/always, rewrite and load times); "
-                         "persistence and aof run on their own servers")
+                         "writes with appendfsync everysec/always, rewrite and load times), repl "
+                         "(utils/bench/repl.py: writes with one replica, lag, full sync times); "
+                         "persistence, aof and repl run on their own servers")
     ap.add_argument("--rdb-keys", type=int, default=0,
                     help="persistence and aof: DEBUG POPULATE size (default 10M, --quick 1M)")
+    ap.add_argument("--keys", type=int, default=0,
+                    help="repl: full sync DEBUG POPULATE size (default 10M, --quick 1M)")
+    ap.add_argument("--requests", type=int, default=0,
+                    help="repl: requests per write run (default 2M, --quick 200k)")
     ap.add_argument("--rdb-small-keys", type=int, default=0,
                     help="persistence: small hashes/sets/zsets (default 1M, --quick 100k)")
     ap.add_argument("--seconds", type=float, default=6,
@@ -288,13 +295,16 @@ def main():
     groups = a.groups.split(",")
     seconds = 0 if a.quick else a.seconds
     rows = []
-    if set(groups) <= {"persistence", "aof"}:  # their own servers, one dataset at a time
+    if set(groups) <= {"persistence", "aof", "repl"}:  # their own servers, one dataset at a time
         if "persistence" in groups:
             persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
                             a.rdb_keys, a.rdb_small_keys)
         if "aof" in groups:
             aof.run(a.keel, a.reference, sys.modules[__name__], LOADGEN, pin, a.rounds, a.quick,
                     rows, a.only, a.rdb_keys)
+        if "repl" in groups:
+            repl.run(a.keel, a.reference, sys.modules[__name__], pin, a.rounds, a.quick, rows,
+                     a.only, a.keys or a.rdb_keys, a.requests)
         write_csv(rows)
         return
     keel = Server("keel", a.keel, pin[0])

@@ -1,0 +1,168 @@
+"""The `repl` group of bench.py (issue 20's figures), side by side with the reference server.
+
+1. Master write throughput and server CPU per op (utime+stime of the master process from
+   /proc/PID/stat, over the measured run) for SET, INCR and LPUSH from redis-benchmark at
+   -P 16 -c 50: with no replica, then with one replica of the same kind attached (Keel->Keel,
+   reference->reference), rounds interleaved, medians. While the replica is attached the
+   replication lag is sampled every 50 ms during the run: the master's master_repl_offset minus
+   the offset the replica acknowledged (INFO replication, slave0 offset=); the mean and the
+   maximum of the samples are printed. The replicas are not pinned (the client core is pinned
+   when there are two cores); they only apply the stream.
+   Requests per run: 2M (--quick 200k, --requests N).
+2. Full sync of N keys (DEBUG POPULATE N, default 10M, --quick 1M, --keys N): the wall time from
+   REPLICAOF on a fresh replica until its INFO says master_link_status:up and
+   master_sync_in_progress:0, with repl-diskless-sync no (disk) and yes (diskless, delay 0),
+   Keel->Keel vs reference->reference.
+"""
+import re, statistics, threading, time
+
+import persistence  # noqa: E402  (RdbServer)
+
+OFFSET_RE = re.compile(r"offset=(\d+)")
+
+
+def repl_info(srv):
+    out = {}
+    for line in srv.cli("INFO", "replication").splitlines():
+        if ":" in line:
+            k, v = line.split(":", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def lag_bytes(master):
+    d = repl_info(master)
+    m = OFFSET_RE.search(d.get("slave0", ""))
+    if not m or "master_repl_offset" not in d:
+        return None
+    return int(d["master_repl_offset"]) - int(m.group(1))
+
+
+def wait_synced(replica, timeout=3600):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        d = repl_info(replica)
+        if d.get("master_link_status") == "up" and d.get("master_sync_in_progress") == "0":
+            return time.monotonic() - t0
+        time.sleep(0.01)
+    raise SystemExit(f"{replica.name} did not finish its sync")
+
+
+class LagSampler:
+    """Samples the master's lag behind its replica every `period` seconds in a thread."""
+
+    def __init__(self, master, period=0.05):
+        self.master, self.period = master, period
+        self.samples, self.stop_flag = [], threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def loop(self):
+        while not self.stop_flag.is_set():
+            v = lag_bytes(self.master)
+            if v is not None:
+                self.samples.append(v)
+            self.stop_flag.wait(self.period)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop_flag.set()
+        self.thread.join()
+
+
+def write_workloads(quick, requests=0):
+    n = requests or (200000 if quick else 2000000)
+    return [{"name": f"{t.upper()} -P16", "n": n, "t": t,
+             "args": ["-c", "50", "-P", "16", "-r", "1000000", "-n", str(n), "-t", t]}
+            for t in ("set", "incr", "lpush")]
+
+
+def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, requests):
+    masters = {"keel": persistence.RdbServer("keel", keel_bin, pin[0]),
+               "reference": persistence.RdbServer("reference", ref_bin, pin[0])}
+    replicas = {"keel": persistence.RdbServer("keel-replica", keel_bin, None),
+                "reference": persistence.RdbServer("reference-replica", ref_bin, None)}
+    try:
+        for s in list(masters.values()) + list(replicas.values()):
+            s.start()
+        wls = [wl for wl in write_workloads(quick, requests) if not only or re.search(only, wl["name"], re.I)]
+        res = {}  # (server, workload, mode) -> [(rps, cpu/op, lag mean, lag max)]
+        for mode in ("none", "replica"):
+            if mode == "replica":
+                for name, rep in replicas.items():
+                    rep.cli("REPLICAOF", "127.0.0.1", masters[name].port)
+                for rep in replicas.values():
+                    wait_synced(rep)
+            for _ in range(rounds):
+                for wl in wls:
+                    for name, m in masters.items():
+                        if mode == "replica":
+                            with LagSampler(m) as ls:
+                                r = bench.run_workload(m, wl, pin[1])
+                            lag = ls.samples or [0]
+                        else:
+                            r = bench.run_workload(m, wl, pin[1])
+                            lag = [0]
+                        res.setdefault((name, wl["name"], mode), []).append(
+                            (r[0], r[3], statistics.mean(lag), max(lag)))
+        for wl in wls:
+            med = {}
+            for name in masters:
+                for mode in ("none", "replica"):
+                    v = res[(name, wl["name"], mode)]
+                    med[(name, mode)] = [statistics.median(x[i] for x in v) for i in range(4)]
+            for name in masters:
+                n0, n1 = med[(name, "none")], med[(name, "replica")]
+                print(f"repl {wl['name']:10} {name:9}: no replica {n0[0]:9.0f} rps {n0[1]:.3f} us/op; "
+                      f"one replica {n1[0]:9.0f} rps {n1[1]:.3f} us/op (x{n1[0] / n0[0]:.2f} rps, "
+                      f"cpu x{n1[1] / n0[1]:.2f}); lag mean {n1[2]:.0f} B max {n1[3]:.0f} B",
+                      flush=True)
+            k, r = med[("keel", "replica")], med[("reference", "replica")]
+            k0, r0 = med[("keel", "none")], med[("reference", "none")]
+            rows.append([f"repl {wl['name']} one replica rps", k[0], r[0], k[0] / r[0], "", "", "",
+                         "", k[1], r[1], k[1] / r[1] if r[1] else float("nan"), "", "", wl["n"]])
+            rows.append([f"repl {wl['name']} replica/none rps", k[0] / k0[0], r[0] / r0[0],
+                         (k[0] / k0[0]) / (r[0] / r0[0])] + [""] * 10)
+            rows.append([f"repl {wl['name']} lag mean bytes", k[2], r[2], ""] + [""] * 10)
+            rows.append([f"repl {wl['name']} lag max bytes", k[3], r[3], ""] + [""] * 10)
+    finally:
+        for s in list(replicas.values()) + list(masters.values()):
+            s.remove()
+
+
+def run_fullsync(keel_bin, ref_bin, pin, rounds, rows, n):
+    res = {}
+    for mode, diskless in (("disk", "no"), ("diskless", "yes")):
+        for _ in range(rounds):
+            for name, binary in (("keel", keel_bin), ("reference", ref_bin)):
+                extra = ["--repl-diskless-sync", diskless, "--repl-diskless-sync-delay", "0"]
+                master = persistence.RdbServer(name, binary, pin[0], extra)
+                replica = persistence.RdbServer(f"{name}-replica", binary, pin[1])
+                try:
+                    master.start()
+                    master.cli("DEBUG", "POPULATE", n)
+                    replica.start()
+                    t0 = time.monotonic()
+                    replica.cli("REPLICAOF", "127.0.0.1", master.port)
+                    wait_synced(replica)
+                    secs = time.monotonic() - t0
+                    if replica.cli("DBSIZE") != master.cli("DBSIZE"):
+                        raise SystemExit(f"{name} {mode}: the replica has a different DBSIZE")
+                    res.setdefault((name, mode), []).append(secs)
+                finally:
+                    replica.remove()
+                    master.remove()
+        k = statistics.median(res[("keel", mode)])
+        r = statistics.median(res[("reference", mode)])
+        print(f"full sync {mode} of {n} keys: keel {k:.2f} s ref {r:.2f} s (x{k / r:.2f})",
+              flush=True)
+        rows.append([f"repl full sync {mode} {n} keys seconds", k, r, k / r] + [""] * 10)
+
+
+def run(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only="", n_keys=0, requests=0):
+    if not only or re.search(only, "SET INCR LPUSH writes", re.I):
+        run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, requests)
+    if not only or re.search(only, "full sync", re.I):
+        run_fullsync(keel_bin, ref_bin, pin, rounds, rows, n_keys or (1000000 if quick else 10000000))
