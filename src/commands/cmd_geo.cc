@@ -260,8 +260,9 @@ struct Collector {
 
 // Scans the cells of the shape in Redis's order, stopping once `limit` points (0: no limit)
 // were found, as COUNT ANY does.
-void collect(const Object& z, const geo::Shape& shape, size_t limit, std::vector<GeoPoint>* out) {
+void collect(const Object& z, geo::Shape shape, size_t limit, std::vector<GeoPoint>* out) {
   const geo::SearchAreas areas = geo::areas_for(shape);
+  geo::set_centre_cos(&shape);  // once, not per candidate
   int last = 0;
   for (int i = 0; i < 9; i++) {
     const geo::Bits& cell = areas.cells[i];

@@ -151,6 +151,28 @@ void dense_set(uint8_t* regs, uint32_t i, uint8_t v) {
   }
 }
 
+// Register 4g+k of the dense bytes: bits 6k..6k+5 of the 24 bits regs[3g..3g+2], least
+// significant byte first.
+void dense_unpack(const uint8_t* regs, uint8_t* out) {
+  for (size_t g = 0; g < kRegisters / 4; g++, regs += 3, out += 4) {
+    const uint32_t w = regs[0] | (uint32_t{regs[1]} << 8) | (uint32_t{regs[2]} << 16);
+    out[0] = static_cast<uint8_t>(w & kRegisterMax);
+    out[1] = static_cast<uint8_t>((w >> 6) & kRegisterMax);
+    out[2] = static_cast<uint8_t>((w >> 12) & kRegisterMax);
+    out[3] = static_cast<uint8_t>(w >> 18);
+  }
+}
+
+void dense_pack(const uint8_t* in, uint8_t* regs) {
+  for (size_t g = 0; g < kRegisters / 4; g++, regs += 3, in += 4) {
+    const uint32_t w = (uint32_t{in[0]} & kRegisterMax) | ((uint32_t{in[1]} & kRegisterMax) << 6) |
+                       ((uint32_t{in[2]} & kRegisterMax) << 12) | ((uint32_t{in[3]} & kRegisterMax) << 18);
+    regs[0] = static_cast<uint8_t>(w);
+    regs[1] = static_cast<uint8_t>(w >> 8);
+    regs[2] = static_cast<uint8_t>(w >> 16);
+  }
+}
+
 void write_empty(uint8_t* out) {
   memset(out, 0, kEmptySparseSize);
   memcpy(out, "HYLL", 4);
@@ -257,21 +279,27 @@ bool sparse_to_dense(const uint8_t* p, size_t len, uint8_t* dense) {
   memset(dense, 0, kDenseSize);
   memcpy(dense, p, kHeaderSize);
   dense[4] = kEncDense;
-  uint8_t* regs = dense + kHeaderSize;
+  uint8_t regs[kRegisters] = {};
   const int64_t n = walk_sparse(p, len, [&](int64_t idx, int value, int run) {
-    if (value) {
-      for (int i = 0; i < run; i++) dense_set(regs, static_cast<uint32_t>(idx + i), static_cast<uint8_t>(value));
-    }
+    if (value) memset(regs + idx, value, static_cast<size_t>(run));
     return true;
   });
-  return n == kRegisters;
+  if (n != kRegisters) return false;
+  dense_pack(regs, dense + kHeaderSize);
+  return true;
 }
 
 bool histogram(const uint8_t* p, size_t len, int histo[64]) {
   memset(histo, 0, 64 * sizeof(int));
   if (encoding(p) == kEncDense) {
     const uint8_t* regs = p + kHeaderSize;
-    for (uint32_t i = 0; i < kRegisters; i++) histo[dense_get(regs, i)]++;
+    for (size_t g = 0; g < kRegisters / 4; g++, regs += 3) {
+      const uint32_t w = regs[0] | (uint32_t{regs[1]} << 8) | (uint32_t{regs[2]} << 16);
+      histo[w & kRegisterMax]++;
+      histo[(w >> 6) & kRegisterMax]++;
+      histo[(w >> 12) & kRegisterMax]++;
+      histo[w >> 18]++;
+    }
     return true;
   }
   const int64_t n = walk_sparse(p, len, [&](int64_t, int value, int run) {
@@ -283,18 +311,16 @@ bool histogram(const uint8_t* p, size_t len, int histo[64]) {
 
 bool merge_max(const uint8_t* p, size_t len, uint8_t* max) {
   if (encoding(p) == kEncDense) {
-    const uint8_t* regs = p + kHeaderSize;
-    for (uint32_t i = 0; i < kRegisters; i++) {
-      const uint8_t v = dense_get(regs, i);
-      if (v > max[i]) max[i] = v;
-    }
+    // Unpacked first, then a byte-wise max the compiler turns into vector instructions.
+    uint8_t regs[kRegisters];
+    dense_unpack(p + kHeaderSize, regs);
+    for (uint32_t i = 0; i < kRegisters; i++) max[i] = regs[i] > max[i] ? regs[i] : max[i];
     return true;
   }
+  // Only VAL opcodes raise anything; a zero run is skipped whole.
   const int64_t n = walk_sparse(p, len, [&](int64_t idx, int value, int run) {
-    if (value) {
-      for (int i = 0; i < run; i++) {
-        if (value > max[idx + i]) max[idx + i] = static_cast<uint8_t>(value);
-      }
+    for (int i = 0; value && i < run; i++) {
+      if (value > max[idx + i]) max[idx + i] = static_cast<uint8_t>(value);
     }
     return true;
   });

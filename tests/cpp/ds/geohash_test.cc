@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -72,6 +74,37 @@ TEST(Geohash, DistanceProperties) {
   // Half the circumference between antipodes on the equator.
   EXPECT_NEAR(geo::distance(0, 0, 180, 0), M_PI * geo::kEarthRadius, 1e-6);
   EXPECT_DOUBLE_EQ(geo::distance(1, 2, 3, 4), geo::distance(3, 4, 1, 2));
+}
+
+// within() for a circle (its latitude pre-check and the centre's cosine computed once) decides
+// exactly as `distance() <= radius` and reports the very same distance, also for points on the
+// border (the radius set to a point's own distance, and one ulp either side) and on the centre's
+// meridian or parallel.
+TEST(Geohash, CircleWithinIsDistanceTest) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> lon(-179, 179), lat(-85, 85), off(-0.05, 0.05), r(1, 20000);
+  for (int i = 0; i < 20000; i++) {
+    geo::Shape s;
+    s.lon = lon(rng);
+    s.lat = lat(rng);
+    if (i % 2) geo::set_centre_cos(&s);
+    double plon = s.lon + off(rng), plat = std::clamp(s.lat + off(rng), geo::kLatMin, geo::kLatMax);
+    if (i % 7 == 0) plon = s.lon;
+    if (i % 11 == 0) plat = s.lat;
+    const double d = geo::distance(s.lon, s.lat, plon, plat);
+    const int kind = i % 4;
+    s.radius = kind == 0 ? r(rng) : kind == 1 ? d : kind == 2 ? std::nextafter(d, 0.0) : std::nextafter(d, 1e9);
+    if (i % 3 == 0) {  // in kilometres: the comparison is with radius * conversion
+      s.conversion = 1000;
+      s.radius /= 1000;
+    }
+    double got = -1;
+    const bool in = geo::within(s, plon, plat, &got);
+    ASSERT_EQ(in, d <= s.radius * s.conversion) << i;
+    if (in) {
+      ASSERT_EQ(got, d) << i;
+    }
+  }
 }
 
 TEST(Geohash, SearchAreasCoverTheShape) {
