@@ -151,25 +151,38 @@ void dense_set(uint8_t* regs, uint32_t i, uint8_t v) {
   }
 }
 
-// Register 4g+k of the dense bytes: bits 6k..6k+5 of the 24 bits regs[3g..3g+2], least
-// significant byte first.
+// Eight registers are six bytes: read as a little-endian 48-bit word, register k is bits
+// 6k..6k+5. Spreading that word to eight bytes (and back) takes three mask-and-shift steps
+// (24-bit halves to 32-bit lanes, 12-bit quarters to 16-bit lanes, 6-bit registers to bytes)
+// instead of eight shifts and masks.
 void dense_unpack(const uint8_t* regs, uint8_t* out) {
-  for (size_t g = 0; g < kRegisters / 4; g++, regs += 3, out += 4) {
-    const uint32_t w = regs[0] | (uint32_t{regs[1]} << 8) | (uint32_t{regs[2]} << 16);
-    out[0] = static_cast<uint8_t>(w & kRegisterMax);
-    out[1] = static_cast<uint8_t>((w >> 6) & kRegisterMax);
-    out[2] = static_cast<uint8_t>((w >> 12) & kRegisterMax);
-    out[3] = static_cast<uint8_t>(w >> 18);
+  if constexpr (std::endian::native == std::endian::little) {
+    for (size_t g = 0; g < kRegisters / 8; g++, regs += 6, out += 8) {
+      uint64_t w = 0;
+      memcpy(&w, regs, 6);
+      w = (w & 0xFFFFFFULL) | ((w & 0xFFFFFF000000ULL) << 8);
+      w = (w & 0x00000FFF00000FFFULL) | ((w & 0x00FFF00000FFF000ULL) << 4);
+      w = (w & 0x003F003F003F003FULL) | ((w & 0x0FC00FC00FC00FC0ULL) << 2);
+      memcpy(out, &w, 8);
+    }
+  } else {
+    for (uint32_t i = 0; i < kRegisters; i++) out[i] = dense_get(regs, i);
   }
 }
 
 void dense_pack(const uint8_t* in, uint8_t* regs) {
-  for (size_t g = 0; g < kRegisters / 4; g++, regs += 3, in += 4) {
-    const uint32_t w = (uint32_t{in[0]} & kRegisterMax) | ((uint32_t{in[1]} & kRegisterMax) << 6) |
-                       ((uint32_t{in[2]} & kRegisterMax) << 12) | ((uint32_t{in[3]} & kRegisterMax) << 18);
-    regs[0] = static_cast<uint8_t>(w);
-    regs[1] = static_cast<uint8_t>(w >> 8);
-    regs[2] = static_cast<uint8_t>(w >> 16);
+  if constexpr (std::endian::native == std::endian::little) {
+    for (size_t g = 0; g < kRegisters / 8; g++, regs += 6, in += 8) {
+      uint64_t w;
+      memcpy(&w, in, 8);
+      w &= 0x3F3F3F3F3F3F3F3FULL;
+      w = (w & 0x003F003F003F003FULL) | ((w & 0x3F003F003F003F00ULL) >> 2);
+      w = (w & 0x00000FFF00000FFFULL) | ((w & 0x0FFF00000FFF0000ULL) >> 4);
+      w = (w & 0xFFFFFFULL) | ((w & 0x00FFFFFF00000000ULL) >> 8);
+      memcpy(regs, &w, 6);
+    }
+  } else {
+    for (uint32_t i = 0; i < kRegisters; i++) dense_set(regs, i, in[i] & kRegisterMax);
   }
 }
 
