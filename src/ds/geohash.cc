@@ -143,8 +143,19 @@ uint64_t score_of(double lon, double lat) {
 }
 
 void decode_score(double score, double* xy) {
+  // decode() with the step known here: the divisions by 2^26 become exact multiplications, the
+  // values are the same bits. (A zero score decodes too: its step is not zero.)
+  const uint64_t bits = score_bits(score);
+  const uint32_t ilat = squash(bits);
+  const uint32_t ilon = squash(bits >> 1);
+  constexpr double kCells = static_cast<double>(1ULL << kStepMax);
+  const double lat_scale = kLatRange.max - kLatRange.min;
+  const double lon_scale = kLonRange.max - kLonRange.min;
   Area a;
-  decode(kLonRange, kLatRange, Bits{score_bits(score), kStepMax}, &a);
+  a.lat.min = kLatRange.min + (ilat * 1.0 / kCells) * lat_scale;
+  a.lat.max = kLatRange.min + ((ilat + 1) * 1.0 / kCells) * lat_scale;
+  a.lon.min = kLonRange.min + (ilon * 1.0 / kCells) * lon_scale;
+  a.lon.max = kLonRange.min + ((ilon + 1) * 1.0 / kCells) * lon_scale;
   xy[0] = (a.lon.min + a.lon.max) / 2;
   if (xy[0] > kLonMax) xy[0] = kLonMax;
   if (xy[0] < kLonMin) xy[0] = kLonMin;
