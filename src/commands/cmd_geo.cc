@@ -241,27 +241,40 @@ enum SearchFlags : unsigned {
   kNoStore = 16,       // the _RO forms
 };
 
+// A match; its member's bytes are in Matches::names (a listpack integer member is formatted
+// into a temporary buffer, so the zset's own bytes cannot be referenced), one buffer for all.
 struct GeoPoint {
   double lon, lat, dist, score;
-  std::string member;
+  size_t name_off;
+  uint32_t name_len;
+};
+
+struct Matches {
+  std::vector<GeoPoint> points;
+  std::string names;
+  std::string_view member(const GeoPoint& p) const { return {names.data() + p.name_off, p.name_len}; }
 };
 
 struct Collector {
   const geo::Shape* shape;
-  std::vector<GeoPoint>* out;
+  Matches* out;
   static void emit(void* ctx, std::string_view member, double score) {
     auto* c = static_cast<Collector*>(ctx);
     double xy[2], dist = 0;
     geo::decode_score(score, xy);
     if (!geo::within(*c->shape, xy[0], xy[1], &dist)) return;
-    c->out->push_back(GeoPoint{xy[0], xy[1], dist, score, std::string(member)});
+    c->out->points.push_back(GeoPoint{xy[0], xy[1], dist, score, c->out->names.size(),
+                                      static_cast<uint32_t>(member.size())});
+    c->out->names.append(member);
   }
 };
 
 // Scans the cells of the shape in Redis's order, stopping once `limit` points (0: no limit)
 // were found, as COUNT ANY does.
-void collect(const Object& z, const geo::Shape& shape, size_t limit, std::vector<GeoPoint>* out) {
+void collect(const Object& z, geo::Shape shape, size_t limit, Matches* found) {
+  std::vector<GeoPoint>* out = &found->points;
   const geo::SearchAreas areas = geo::areas_for(shape);
+  geo::set_centre_cos(&shape);  // once, not per candidate
   int last = 0;
   for (int i = 0; i < 9; i++) {
     const geo::Bits& cell = areas.cells[i];
@@ -276,7 +289,7 @@ void collect(const Object& z, const geo::Shape& shape, size_t limit, std::vector
     r.min = static_cast<double>(min);
     r.max = static_cast<double>(max);
     r.maxex = true;
-    Collector c{&shape, out};
+    Collector c{&shape, found};
     ZsetType::range_by_score(z, r, false, 0, -1, &Collector::emit, &c);
     if (limit && out->size() > limit) out->resize(limit);
     last = i;
@@ -402,8 +415,9 @@ void search_generic(CommandContext& cx, unsigned flags) {
   // COUNT without an order returns the nearest ones.
   if (count != 0 && sort == 0 && !any) sort = 1;
 
-  std::vector<GeoPoint> points;
-  collect(*z, shape, any ? static_cast<size_t>(count) : 0, &points);
+  Matches found;
+  collect(*z, shape, any ? static_cast<size_t>(count) : 0, &found);
+  std::vector<GeoPoint>& points = found.points;
   if (points.empty() && !storing) return cx.reply().array(0);
   const size_t returned =
       (count == 0 || points.size() < static_cast<uint64_t>(count)) ? points.size() : static_cast<size_t>(count);
@@ -419,7 +433,7 @@ void search_generic(CommandContext& cx, unsigned flags) {
     for (size_t i = 0; i < returned; i++) {
       const GeoPoint& p = points[i];
       if (options) cx.reply().array(options + 1);
-      cx.reply().bulk(p.member);
+      cx.reply().bulk(found.member(p));
       if (withdist) reply_distance(cx, p.dist / shape.conversion);
       if (withhash) cx.reply().integer(static_cast<int64_t>(p.score));
       if (withcoord) {
@@ -443,7 +457,7 @@ void search_generic(CommandContext& cx, unsigned flags) {
   acc.reserve(returned);
   for (size_t i = 0; i < returned; i++) {
     bool created;
-    acc.upsert(points[i].member, storedist ? points[i].dist / shape.conversion : points[i].score, &created);
+    acc.upsert(found.member(points[i]), storedist ? points[i].dist / shape.conversion : points[i].score, &created);
   }
   Object* o = acc.build(dst);
   if (slot) {

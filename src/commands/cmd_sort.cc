@@ -70,18 +70,43 @@ std::optional<std::string> lookup_by_pattern(CommandContext& cx, std::string_vie
 
 // Redis's numeric read of a sort value: strtod over the C string, the whole of it, no
 // overflow or underflow, not NaN (leading blanks, hex and "inf" are accepted; "" is 0).
-bool sort_score(const std::string& s, double* out) {
+bool sort_score(const char* s, double* out) {
   char* end;
   errno = 0;
-  *out = strtod(s.c_str(), &end);
+  *out = strtod(s, &end);
   return end[0] == '\0' && errno != ERANGE && !std::isnan(*out);
 }
 
+// An element to sort: its bytes live in the command's arena (one buffer for all of them, each
+// followed by a NUL for strtod), so loading, sorting and replying allocate nothing per element.
 struct Item {
-  explicit Item(std::string_view e) : elem(e) {}
-  std::string elem;
+  std::string_view elem;
   double score = 0;
-  std::optional<std::string> cmp;  // ALPHA with BY: the BY value
+  uint32_t cmp = 0;  // ALPHA with BY: 1 + the index of its BY value in `cmps`; 0 when missing
+  bool scored = false;  // score already known (an integer element, numeric sort by itself)
+};
+
+// Collects elements into the arena as offsets (the arena may move while it grows), then views.
+struct Loader {
+  std::string arena;
+  std::vector<Item> items;
+  std::vector<std::pair<size_t, size_t>> spans;
+  bool numeric_self = false;  // numeric sort by the elements themselves: take integers as is
+
+  void add(std::string_view text, bool is_int, int64_t ival) {
+    spans.emplace_back(arena.size(), text.size());
+    arena.append(text);
+    arena.push_back('\0');
+    items.emplace_back();
+    if (numeric_self && is_int) {
+      // The double strtod would read from the digits (both round to nearest).
+      items.back().score = static_cast<double>(ival);
+      items.back().scored = true;
+    }
+  }
+  void finish() {
+    for (size_t i = 0; i < items.size(); i++) items[i].elem = {arena.data() + spans[i].first, spans[i].second};
+  }
 };
 
 int binary_compare(std::string_view a, std::string_view b) {
@@ -139,30 +164,38 @@ void sort_generic(CommandContext& cx, bool readonly) {
   }
 
   // Load the elements.
-  std::vector<Item> items;
+  Loader ld;
+  ld.numeric_self = !dontsort && !alpha && !sortby;
   if (o) {
     if (type == Type::kList) {
-      items.reserve(ListType::size(*o));
+      const size_t size = ListType::size(*o);
+      ld.items.reserve(size);
+      ld.spans.reserve(size);
+      ld.arena.reserve(size * 12);
       int64_t from;
       const size_t n = ListType::range_count(*o, 0, -1, &from);
       ListType::range(*o, from, n, [](void* ctx, const LpEntry& e) {
         char buf[kLpIntBufSize];
-        static_cast<std::vector<Item>*>(ctx)->emplace_back(e.str(buf));
-      }, &items);
+        static_cast<Loader*>(ctx)->add(e.str(buf), e.is_int, e.ival);
+      }, &ld);
     } else if (type == Type::kSet) {
-      items.reserve(SetType::size(*o));
+      ld.items.reserve(SetType::size(*o));
+      ld.spans.reserve(SetType::size(*o));
       SetType::for_each(*o, [&](const SetElem& e) {
         char buf[kInt64BufSize];
-        items.emplace_back(e.text(buf));
+        ld.add(e.text(buf), e.is_int, e.ival);
         return true;
       });
     } else {
       // As Redis (through 8.0): a small sorted set is converted for good, even by SORT_RO.
       ZsetType::convert_to_skiplist(*o);
-      items.reserve(ZsetType::size(*o));
-      ZsetType::for_each(*o, [&](std::string_view m, double) { items.emplace_back(m); });
+      ld.items.reserve(ZsetType::size(*o));
+      ld.spans.reserve(ZsetType::size(*o));
+      ZsetType::for_each(*o, [&](std::string_view m, double) { ld.add(m, false, 0); });
     }
   }
+  ld.finish();
+  std::vector<Item>& items = ld.items;
   // Unsorted lists and sorted sets come in their own order, DESC reading it backwards.
   if (dontsort && desc && type != Type::kSet) std::reverse(items.begin(), items.end());
 
@@ -181,36 +214,51 @@ void sort_generic(CommandContext& cx, bool readonly) {
   if (end >= vlen) end = vlen - 1;
 
   bool conversion_error = false;
+  std::vector<std::string> cmps;  // ALPHA with BY: the BY values (Item::cmp)
   if (!dontsort) {
     for (Item& it : items) {
+      if (it.scored) continue;
       std::optional<std::string> byval;
       if (sortby) {
         byval = lookup_by_pattern(cx, *sortby, it.elem);
         if (!byval) continue;
       }
       if (alpha) {
-        if (sortby) it.cmp = std::move(byval);
-      } else if (!sort_score(sortby ? *byval : it.elem, &it.score)) {
+        if (sortby) {
+          cmps.push_back(std::move(*byval));
+          it.cmp = static_cast<uint32_t>(cmps.size());
+        }
+      } else if (!sort_score(sortby ? byval->c_str() : it.elem.data(), &it.score)) {
         conversion_error = true;
       }
     }
     const bool bypattern = sortby.has_value(), storing = store_idx != 0;
-    auto compare = [&](const Item& a, const Item& b) {
-      int c;
-      if (!alpha) {
-        c = a.score > b.score ? 1 : a.score < b.score ? -1 : binary_compare(a.elem, b.elem);
-      } else if (bypattern) {
-        if (!a.cmp || !b.cmp) {
-          c = (a.cmp.has_value() == b.cmp.has_value()) ? 0 : !a.cmp ? -1 : 1;
+    if (!alpha) {
+      // Ties are broken by the bytes, so only identical elements compare equal and an unstable
+      // sort gives the same reply.
+      auto compare = [desc](const Item& a, const Item& b) {
+        const int c = a.score > b.score ? 1 : a.score < b.score ? -1 : binary_compare(a.elem, b.elem);
+        return (desc ? -c : c) < 0;
+      };
+      std::sort(items.begin(), items.end(), compare);
+    } else {
+      auto compare = [&](const Item& a, const Item& b) {
+        int c;
+        if (bypattern) {
+          if (!a.cmp || !b.cmp) {
+            c = ((a.cmp != 0) == (b.cmp != 0)) ? 0 : !a.cmp ? -1 : 1;
+          } else {
+            const std::string& x = cmps[a.cmp - 1];
+            const std::string& y = cmps[b.cmp - 1];
+            c = storing ? binary_compare(x, y) : collate_compare(x, y);
+          }
         } else {
-          c = storing ? binary_compare(*a.cmp, *b.cmp) : collate_compare(*a.cmp, *b.cmp);
+          c = storing ? binary_compare(a.elem, b.elem) : collate_compare(a.elem, b.elem);
         }
-      } else {
-        c = storing ? binary_compare(a.elem, b.elem) : collate_compare(a.elem, b.elem);
-      }
-      return (desc ? -c : c) < 0;
-    };
-    std::stable_sort(items.begin(), items.end(), compare);
+        return (desc ? -c : c) < 0;
+      };
+      std::stable_sort(items.begin(), items.end(), compare);
+    }
   }
 
   const int64_t nitems = end - start + 1;
@@ -219,7 +267,7 @@ void sort_generic(CommandContext& cx, bool readonly) {
   if (!store_idx) {
     cx.reply().array(static_cast<size_t>(outputlen));
     for (int64_t j = start; j <= end; j++) {
-      const std::string& elem = items[static_cast<size_t>(j)].elem;
+      const std::string_view elem = items[static_cast<size_t>(j)].elem;
       if (gets.empty()) cx.reply().bulk(elem);
       for (std::string_view g : gets) {
         const std::optional<std::string> v = lookup_by_pattern(cx, g, elem);
@@ -232,7 +280,7 @@ void sort_generic(CommandContext& cx, bool readonly) {
   const KeyRef dst = cx.key(store_idx);
   Object* list = ListType::create(dst.name);
   for (int64_t j = start; j <= end; j++) {
-    const std::string& elem = items[static_cast<size_t>(j)].elem;
+    const std::string_view elem = items[static_cast<size_t>(j)].elem;
     if (gets.empty()) ListType::push(*list, ListType::End::kTail, elem);
     for (std::string_view g : gets) {
       const std::optional<std::string> v = lookup_by_pattern(cx, g, elem);

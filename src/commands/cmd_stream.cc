@@ -4,6 +4,8 @@
 // the Stream of a key. Replies, errors and argument order are Redis 7's (checked against
 // Debian's redis-server 7.0.15; where 7.4 differs the comment says so).
 #include <algorithm>
+#include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -899,7 +901,12 @@ void cmd_xgroup_help(CommandContext& cx) {
 
 // XACK key group id [id ...] -> entries acknowledged.
 void cmd_xack(CommandContext& cx) {
-  std::vector<StreamID> ids(cx.argc() - 3);
+  // A few IDs (the common case) need no heap.
+  const size_t nids = cx.argc() - 3;
+  StreamID few[8];
+  std::vector<StreamID> many;
+  if (nids > std::size(few)) many.resize(nids);
+  const std::span<StreamID> ids(nids > std::size(few) ? many.data() : few, nids);
   for (size_t j = 3; j < cx.argc(); j++) {
     if (!parse_plain_id(cx, cx.arg(j), &ids[j - 3])) return;
   }

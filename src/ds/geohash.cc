@@ -143,8 +143,19 @@ uint64_t score_of(double lon, double lat) {
 }
 
 void decode_score(double score, double* xy) {
+  // decode() with the step known here: the divisions by 2^26 become exact multiplications, the
+  // values are the same bits. (A zero score decodes too: its step is not zero.)
+  const uint64_t bits = score_bits(score);
+  const uint32_t ilat = squash(bits);
+  const uint32_t ilon = squash(bits >> 1);
+  constexpr double kCells = static_cast<double>(1ULL << kStepMax);
+  const double lat_scale = kLatRange.max - kLatRange.min;
+  const double lon_scale = kLonRange.max - kLonRange.min;
   Area a;
-  decode(kLonRange, kLatRange, Bits{score_bits(score), kStepMax}, &a);
+  a.lat.min = kLatRange.min + (ilat * 1.0 / kCells) * lat_scale;
+  a.lat.max = kLatRange.min + ((ilat + 1) * 1.0 / kCells) * lat_scale;
+  a.lon.min = kLonRange.min + (ilon * 1.0 / kCells) * lon_scale;
+  a.lon.max = kLonRange.min + ((ilon + 1) * 1.0 / kCells) * lon_scale;
   xy[0] = (a.lon.min + a.lon.max) / 2;
   if (xy[0] > kLonMax) xy[0] = kLonMax;
   if (xy[0] < kLonMin) xy[0] = kLonMin;
@@ -170,7 +181,9 @@ double lat_distance(double lat1, double lat2) {
   return kEarthRadius * std::fabs(deg_rad(lat2) - deg_rad(lat1));
 }
 
-double distance(double lon1, double lat1, double lon2, double lat2) {
+namespace {
+// distance() with cos(lat1 in radians) given: the same operations in the same order.
+double distance_cos1(double lon1, double lat1, double cos_lat1r, double lon2, double lat2) {
   const double lon1r = deg_rad(lon1);
   const double lon2r = deg_rad(lon2);
   const double v = std::sin((lon2r - lon1r) / 2);
@@ -179,20 +192,35 @@ double distance(double lon1, double lat1, double lon2, double lat2) {
   const double lat1r = deg_rad(lat1);
   const double lat2r = deg_rad(lat2);
   const double u = std::sin((lat2r - lat1r) / 2);
-  const double a = u * u + std::cos(lat1r) * std::cos(lat2r) * v * v;
+  const double a = u * u + cos_lat1r * std::cos(lat2r) * v * v;
   return 2.0 * kEarthRadius * std::asin(std::sqrt(a));
 }
 
+double centre_cos(const Shape& s) { return std::isnan(s.lat_cos) ? std::cos(deg_rad(s.lat)) : s.lat_cos; }
+}  // namespace
+
+double distance(double lon1, double lat1, double lon2, double lat2) {
+  return distance_cos1(lon1, lat1, std::cos(deg_rad(lat1)), lon2, lat2);
+}
+
+void set_centre_cos(Shape* s) { s->lat_cos = std::cos(deg_rad(s->lat)); }
+
 bool within(const Shape& s, double lon, double lat, double* dist) {
   if (!s.box) {
-    *dist = distance(s.lon, s.lat, lon, lat);
-    return *dist <= s.radius * s.conversion;
+    const double r = s.radius * s.conversion;
+    // The great-circle distance is never below the latitude difference's arc, so a point that
+    // is farther than the radius in latitude alone is out without the trigonometry. The margin
+    // (a micrometre, and a billionth) is far above the rounding of both computations, so a
+    // point the full formula would put inside is never refused here.
+    if (lat_distance(s.lat, lat) > r * (1 + 1e-9) + 1e-6) return false;
+    *dist = distance_cos1(s.lon, s.lat, centre_cos(s), lon, lat);
+    return *dist <= r;
   }
   const double w = s.width * s.conversion, h = s.height * s.conversion;
   // Latitude first: cheaper, and it rejects most points outside the box.
   if (lat_distance(lat, s.lat) > h / 2) return false;
   if (distance(lon, lat, s.lon, lat) > w / 2) return false;
-  *dist = distance(s.lon, s.lat, lon, lat);
+  *dist = distance_cos1(s.lon, s.lat, centre_cos(s), lon, lat);
   return true;
 }
 

@@ -53,7 +53,12 @@ struct Shape {
   double radius = 0;          // circle
   double width = 0, height = 0;  // box
   double conversion = 1;      // meters per unit
+  // cos() of the centre's latitude in radians when known (set_centre_cos): a search calls
+  // within() for every candidate with the same centre. NaN: within() computes it each time.
+  double lat_cos = __builtin_nan("");
 };
+// Fills s->lat_cos (the very value distance() computes, so results do not change).
+void set_centre_cos(Shape* s);
 // True when the point is inside the shape; *dist is its distance from the centre in meters.
 bool within(const Shape& s, double lon, double lat, double* dist);
 

@@ -61,6 +61,11 @@ void invalidate_cache(uint8_t* p);
 // Dense registers (`regs` = the bytes after the header).
 uint8_t dense_get(const uint8_t* regs, uint32_t i);
 void dense_set(uint8_t* regs, uint32_t i, uint8_t v);
+// All kRegisters dense registers at once, three bytes (four registers) at a time: what a merge
+// or a count reads, without dense_get's per-register shifts and bounds check.
+void dense_unpack(const uint8_t* regs, uint8_t* out);
+// The inverse: packs kRegisters values (each 0..63) into the dense register bytes.
+void dense_pack(const uint8_t* in, uint8_t* regs);
 
 // The empty sparse HLL (18 bytes): what PFADD creates.
 void write_empty(uint8_t* out);

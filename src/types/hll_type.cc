@@ -119,28 +119,42 @@ bool HllType::merge_into(const Object& o, uint8_t* max) {
 }
 
 bool HllType::store_max(Object& o, const uint8_t* max, bool dense) {
-  if (dense && !is_dense(o)) {
-    if (!promote(o)) return false;
-  } else if (!is_dense(o)) {
+  if (dense && !is_dense(o) && !promote(o)) return false;
+  if (is_dense(o)) {
+    // One private copy, then every register at once: unpack, raise, pack (the same bytes as
+    // raising them one by one).
+    auto* p = reinterpret_cast<uint8_t*>(editable(o, hll::kDenseSize)->data);
+    uint8_t regs[hll::kRegisters];
+    hll::dense_unpack(p + hll::kHeaderSize, regs);
+    for (uint32_t i = 0; i < hll::kRegisters; i++) regs[i] = max[i] > regs[i] ? max[i] : regs[i];
+    hll::dense_pack(regs, p + hll::kHeaderSize);
+    hll::invalidate_cache(p);
+    return true;
+  }
+  {
     char scratch[24];
     std::string_view s = bytes(o, scratch);
     if (!hll::sparse_valid(u8(s), s.size())) return false;
   }
+  // Sparse: register by register through sparse_set, as PFADD would (the opcodes come out as
+  // Redis writes them), until a register needs the dense form.
+  const size_t max_bytes = sparse_max_bytes();
+  bool is_sparse = true;
   for (uint32_t i = 0; i < hll::kRegisters; i++) {
     if (max[i] == 0) continue;
-    if (is_dense(o)) {
-      RawString* r = editable(o, hll::kDenseSize);
-      hll::dense_set(reinterpret_cast<uint8_t*>(r->data) + hll::kHeaderSize, i, max[i]);
+    if (!is_sparse) {
+      hll::dense_set(reinterpret_cast<uint8_t*>(o.raw()->data) + hll::kHeaderSize, i, max[i]);
       continue;
     }
     RawString* r = editable(o, o.string_length() + hll::kSparseSetGrowth);
     size_t len = r->len;
     const hll::SetResult res =
-        hll::sparse_set(reinterpret_cast<uint8_t*>(r->data), &len, i, max[i], sparse_max_bytes());
+        hll::sparse_set(reinterpret_cast<uint8_t*>(r->data), &len, i, max[i], max_bytes);
     if (res == hll::SetResult::kInvalid) return false;
     r->len = len;
     if (res == hll::SetResult::kPromote) {
       if (!promote(o)) return false;
+      is_sparse = false;
       hll::dense_set(reinterpret_cast<uint8_t*>(o.raw()->data) + hll::kHeaderSize, i, max[i]);
     }
   }
@@ -155,8 +169,7 @@ int HllType::to_dense(Object& o) {
 
 void HllType::registers(const Object& o, uint8_t* out) {
   char scratch[24];
-  const uint8_t* regs = u8(bytes(o, scratch)) + hll::kHeaderSize;
-  for (uint32_t i = 0; i < hll::kRegisters; i++) out[i] = hll::dense_get(regs, i);
+  hll::dense_unpack(u8(bytes(o, scratch)) + hll::kHeaderSize, out);
 }
 
 std::string HllType::decode(const Object& o) {

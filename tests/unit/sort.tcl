@@ -26,6 +26,17 @@ test "SORT numeric, ALPHA, DESC, LIMIT" {
     assert_equal {1 2 3 10} [r sort_ro l]
 }
 
+# Integer elements (listpack / intset integers) are scored without going through text; the
+# scores and the ties must still be strtod's and the bytes' (equal doubles: byte order).
+test "SORT numeric: integer and text elements with equal scores" {
+    r flushall
+    r rpush t 10 9 010 1e1 -3 " 7" 7 9223372036854775807 9223372036854775806 9.223372036854775807e18
+    assert_equal {-3 { 7} 7 9 010 10 1e1 9.223372036854775807e18 9223372036854775806 9223372036854775807} [r sort t]
+    assert_equal {9223372036854775807 9223372036854775806 9.223372036854775807e18 1e1 10 010 9 7 { 7} -3} [r sort t desc]
+    r sadd si 5 3 10 -1 2
+    assert_equal {-1 2 3 5 10} [r sort si]
+}
+
 test "SORT BY patterns, hash fields, GET # / patterns / fields" {
     setup_sort
     assert_equal {10 3 2 1} [r sort l by w_*]

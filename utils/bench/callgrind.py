@@ -10,8 +10,11 @@ For each -P 16 workload of bench.py's throughput group (fewer requests: the serv
 slower under valgrind) each server is started under callgrind with instrumentation off, the
 workload's prep runs, instrumentation is switched on for the measured run only, and the counts
 are read back with callgrind_annotate. Prints Ir per operation for both servers, their ratio,
-and Keel's top self-cost functions. Usage:
-    utils/bench/callgrind.py [--only REGEX] [--top 3] [--n 100000] [--keel ...] [--reference ...]
+and Keel's top self-cost functions. With `--groups types` the workloads are
+utils/bench/datatypes.py's (streams, HyperLogLog, geo, SORT): each one's data is loaded (not
+counted) before instrumentation is switched on, and the request count is scaled as there
+(`--n` is the count of the 100k-request rows; the heavy rows run a tenth of it). Usage:
+    utils/bench/callgrind.py [--groups throughput|types] [--only REGEX] [--top 3] [--n 100000] [--keel ...] [--reference ...]
                              [--keel-args "..."] [--reference-args "..."]
 Two configurations of one binary: --reference src/keel-server --reference-args "--latency-tracking no".
 """
@@ -19,6 +22,7 @@ import argparse, glob, os, re, shlex, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
+import datatypes  # noqa: E402
 
 
 def strip_params(fn):
@@ -64,6 +68,8 @@ def measure(name, binary, wl, client_pin, extra=()):
     try:
         if "prep" in wl:
             bench.bench(srv, wl["prep"], client_pin)
+        if "load" in wl:
+            wl["load"](srv)
         subprocess.run(["callgrind_control", "-i", "on", str(srv.proc.pid)],
                        capture_output=True, check=True)
         r = bench.bench(srv, wl["args"], client_pin)
@@ -96,6 +102,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keel", default=os.path.join(bench.ROOT, "src/keel-server"))
     ap.add_argument("--reference", default="/usr/bin/redis-server")
+    ap.add_argument("--groups", default="throughput", choices=["throughput", "types"])
     ap.add_argument("--only", default="", help="regular expression on workload names (case-insensitive)")
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--n", type=int, default=100000, help="requests per measured run")
@@ -105,12 +112,19 @@ def main():
     a = ap.parse_args()
     client_pin = 1 if (os.cpu_count() or 1) >= 2 else None
     print(f"{'workload':24} {'keel Ir/op':>11} {'ref Ir/op':>11} {'ratio':>6} | keel's top self cost")
-    for wl in bench.throughput_workloads(True):
+    if a.groups == "types":
+        wls = datatypes.workloads(True, bench)
+    else:
+        wls = bench.throughput_workloads(True)
+    for wl in wls:
         if "-P16" not in wl["name"] or wl.get("tool") == "loadgen":
             continue
         if a.only and not re.search(a.only, wl["name"], re.I):
             continue
-        n = a.n // 10 if "LRANGE" in wl["name"] else a.n
+        if a.groups == "types":
+            n = max(1, a.n * wl["n"] // 100000)  # quick counts are 100000 or a tenth of it
+        else:
+            n = a.n // 10 if "LRANGE" in wl["name"] else a.n
         wl = dict(wl, args=with_n(wl["args"], n))
         k_total, k_funcs = measure("keel", a.keel, wl, client_pin, shlex.split(a.keel_args))
         r_total, _ = measure("reference", a.reference, wl, client_pin,

@@ -6,9 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace keel {
 namespace {
@@ -72,6 +75,61 @@ TEST(Geohash, DistanceProperties) {
   // Half the circumference between antipodes on the equator.
   EXPECT_NEAR(geo::distance(0, 0, 180, 0), M_PI * geo::kEarthRadius, 1e-6);
   EXPECT_DOUBLE_EQ(geo::distance(1, 2, 3, 4), geo::distance(3, 4, 1, 2));
+}
+
+// within() for a circle (its latitude pre-check and the centre's cosine computed once) decides
+// exactly as `distance() <= radius` and reports the very same distance, also for points on the
+// border (the radius set to a point's own distance, and one ulp either side) and on the centre's
+// meridian or parallel.
+// decode_score (the step fixed at 26) gives the very doubles the general decode() gives, for
+// scores from 0 to 2^64 (beyond the 52 geohash bits too).
+TEST(Geohash, DecodeScoreIsGeneralDecode) {
+  std::mt19937_64 rng(31);
+  std::vector<double> scores = {0.0, 1.0, 4503599627370495.0, 4503599627370496.0, 18446744073709549568.0};
+  for (int i = 0; i < 20000; i++) scores.push_back(static_cast<double>(rng() >> (i % 20)));
+  for (double sc : scores) {
+    double xy[2];
+    geo::decode_score(sc, xy);
+    // The general path: the score's bits at step 26, both cell edges, their middle, clamped.
+    // (Negative and 2^64+ scores have no C++ conversion to compare with: the Tcl tests and
+    // ScoresPositionsAndHashesAsRedis cover them.)
+    if (sc < 0 || sc >= 18446744073709551616.0) continue;
+    const auto bits = static_cast<uint64_t>(sc);
+    geo::Area a;
+    ASSERT_TRUE(geo::decode(geo::Range{geo::kLonMin, geo::kLonMax}, geo::Range{geo::kLatMin, geo::kLatMax},
+                            geo::Bits{bits, 26}, &a));
+    const double lon = std::clamp((a.lon.min + a.lon.max) / 2, geo::kLonMin, geo::kLonMax);
+    const double lat = std::clamp((a.lat.min + a.lat.max) / 2, geo::kLatMin, geo::kLatMax);
+    ASSERT_EQ(xy[0], lon) << sc;
+    ASSERT_EQ(xy[1], lat) << sc;
+  }
+}
+
+TEST(Geohash, CircleWithinIsDistanceTest) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> lon(-179, 179), lat(-85, 85), off(-0.05, 0.05), r(1, 20000);
+  for (int i = 0; i < 20000; i++) {
+    geo::Shape s;
+    s.lon = lon(rng);
+    s.lat = lat(rng);
+    if (i % 2) geo::set_centre_cos(&s);
+    double plon = s.lon + off(rng), plat = std::clamp(s.lat + off(rng), geo::kLatMin, geo::kLatMax);
+    if (i % 7 == 0) plon = s.lon;
+    if (i % 11 == 0) plat = s.lat;
+    const double d = geo::distance(s.lon, s.lat, plon, plat);
+    const int kind = i % 4;
+    s.radius = kind == 0 ? r(rng) : kind == 1 ? d : kind == 2 ? std::nextafter(d, 0.0) : std::nextafter(d, 1e9);
+    if (i % 3 == 0) {  // in kilometres: the comparison is with radius * conversion
+      s.conversion = 1000;
+      s.radius /= 1000;
+    }
+    double got = -1;
+    const bool in = geo::within(s, plon, plat, &got);
+    ASSERT_EQ(in, d <= s.radius * s.conversion) << i;
+    if (in) {
+      ASSERT_EQ(got, d) << i;
+    }
+  }
 }
 
 TEST(Geohash, SearchAreasCoverTheShape) {

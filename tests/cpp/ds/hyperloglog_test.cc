@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -79,6 +80,41 @@ TEST(HyperLogLog, DenseRegistersPackSixBits) {
   hll::dense_set(regs.data(), 1, 63);
   EXPECT_EQ(regs[0], 0xc0);
   EXPECT_EQ(regs[1], 0x0f);
+}
+
+// dense_unpack / dense_pack (and the dense paths of merge_max and histogram, which decode three
+// bytes at a time) agree with dense_get / dense_set register by register, including the last
+// register and values of 63 that fill every bit.
+TEST(HyperLogLog, BulkPackMatchesPerRegister) {
+  std::mt19937 rng(19);
+  for (int round = 0; round < 4; round++) {
+    std::vector<uint8_t> model(hll::kRegisters);
+    std::vector<uint8_t> dense(hll::kDenseSize);
+    memcpy(dense.data(), "HYLL", 4);
+    uint8_t* regs = dense.data() + hll::kHeaderSize;
+    for (uint32_t i = 0; i < hll::kRegisters; i++) {
+      model[i] = round == 0 ? 63 : static_cast<uint8_t>(rng() % (round == 1 ? 64 : 8));
+      hll::dense_set(regs, i, model[i]);
+    }
+    std::vector<uint8_t> out(hll::kRegisters, 0xff);
+    hll::dense_unpack(regs, out.data());
+    ASSERT_EQ(out, model) << round;
+    std::vector<uint8_t> packed(hll::kDenseSize - hll::kHeaderSize, 0xaa);
+    hll::dense_pack(model.data(), packed.data());
+    ASSERT_EQ(0, memcmp(packed.data(), regs, packed.size())) << round;
+
+    std::vector<uint8_t> max(hll::kRegisters), want(hll::kRegisters);
+    for (uint32_t i = 0; i < hll::kRegisters; i++) {
+      max[i] = static_cast<uint8_t>(rng() % 40);
+      want[i] = std::max(max[i], model[i]);
+    }
+    ASSERT_TRUE(hll::merge_max(dense.data(), dense.size(), max.data()));
+    ASSERT_EQ(max, want) << round;
+    int histo[64], expect[64];
+    ASSERT_TRUE(hll::histogram(dense.data(), dense.size(), histo));
+    hll::raw_histogram(model.data(), expect);
+    ASSERT_EQ(0, memcmp(histo, expect, sizeof histo)) << round;
+  }
 }
 
 TEST(HyperLogLog, SparseMatchesDenseModel) {

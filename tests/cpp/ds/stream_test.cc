@@ -205,6 +205,26 @@ TEST(Stream, ParseId) {
   EXPECT_FALSE(given);
   EXPECT_FALSE(stream_parse_id("a", 0, &id, nullptr));
   EXPECT_FALSE(stream_parse_id("", 0, &id, nullptr));
+  // Leading zeros are read as strtoull reads them (redis-benchmark's __rand_int__ is padded),
+  // by the digit fast path up to 19 bytes and by strtoull beyond.
+  EXPECT_TRUE(stream_parse_id("000000012345-0001", 0, &id, nullptr));
+  EXPECT_EQ(id, (StreamID{12345, 1}));
+  EXPECT_TRUE(stream_parse_id("9999999999999999999-00000000000000000000007", 0, &id, nullptr));
+  EXPECT_EQ(id, (StreamID{9999999999999999999ull, 7}));
+  EXPECT_TRUE(stream_parse_id("+5- 6", 0, &id, nullptr));  // strtoull's sign and blanks
+  EXPECT_EQ(id, (StreamID{5, 6}));
+  EXPECT_FALSE(stream_parse_id("12a-1", 0, &id, nullptr));
+  EXPECT_FALSE(stream_parse_id("1-2 ", 0, &id, nullptr));
+}
+
+// The text of an ID: "<ms>-<seq>", NUL-terminated, at the extremes too.
+TEST(Stream, FormatId) {
+  char buf[48];
+  EXPECT_EQ(std::string_view(buf, StreamID{0, 0}.format(buf)), "0-0");
+  EXPECT_EQ(std::string_view(buf, StreamID{1700000000123ull, 42}.format(buf)), "1700000000123-42");
+  const size_t n = StreamID::max().format(buf);
+  EXPECT_EQ(std::string_view(buf, n), "18446744073709551615-18446744073709551615");
+  EXPECT_EQ(buf[n], '\0');
 }
 
 }  // namespace
