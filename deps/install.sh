@@ -10,7 +10,7 @@ packages=(
   build-essential pkg-config
   libuv1-dev libjemalloc-dev liblua5.1-0-dev libssl-dev lua-cjson lua-bitop liblzf-dev
   tcl libgtest-dev
-  redis-server redis-tools python3-redis
+  redis-server redis-tools redis-sentinel nutcracker python3-redis
 )
 if [ "${1:-}" = fuzz ]; then
   packages+=(clang libclang-rt-14-dev)

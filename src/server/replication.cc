@@ -269,6 +269,15 @@ void send_ack() {
   g_link.last_ack_ms = mstime();
 }
 
+// The port a master and Sentinel should use to reach us: replica-announce-port when set (NAT,
+// containers), else the port we listen on.
+std::string announced_port(const ReplOptions& o) {
+  if (o.announce_port != 0) return std::to_string(o.announce_port);
+  const std::string_view name = "port";
+  const auto v = server().config_get({&name, 1});
+  return v.empty() ? "0" : v[0].second;
+}
+
 // Handshake: sends the command of `step`, skipping the steps that do not apply.
 void handshake_send() {
   const ReplOptions o = repl_options();
@@ -280,11 +289,8 @@ void handshake_send() {
         if (o.masterauth.empty()) break;
         if (!o.masteruser.empty()) return link_send(resp_command({"AUTH", o.masteruser, o.masterauth}));
         return link_send(resp_command({"AUTH", o.masterauth}));
-      case 2: {
-        const std::string_view name = "port";
-        const auto v = server().config_get({&name, 1});
-        return link_send(resp_command({"REPLCONF", "listening-port", v.empty() ? "0" : v[0].second}));
-      }
+      case 2:
+        return link_send(resp_command({"REPLCONF", "listening-port", announced_port(o)}));
       case 3:
         if (o.announce_ip.empty()) break;
         return link_send(resp_command({"REPLCONF", "ip-address", o.announce_ip}));
@@ -939,7 +945,7 @@ std::string replication_info() {
     }
     line("slave_priority:%lld", static_cast<long long>(o.priority));
     line("slave_read_only:%d", o.read_only ? 1 : 0);
-    line("replica_announced:1");
+    line("replica_announced:%d", o.announced ? 1 : 0);
   }
   size_t n = 0;
   for (const ReplicaInfo& r : g_replicas) n += r.online;
