@@ -5,6 +5,33 @@
 # run a manual SENTINEL FAILOVER. Everything they send to Keel (INFO, PING, CLIENT SETNAME,
 # SUBSCRIBE/PUBLISH, MULTI + SLAVEOF + CONFIG REWRITE + CLIENT KILL + EXEC) goes through Keel.
 
+# What a replica tells its master and Sentinel about itself (no sentinel needed). Expected
+# values read from redis-server 7.0.15 in the same setup.
+start_server {tags {repl sentinel}} {
+start_server {overrides {replica-announce-port 12345 replica-announced no replica-priority 7}} {
+    test "replica-announce-port is what the master lists; replica_announced and slave_priority" {
+        r replicaof 127.0.0.1 [srv -1 port]
+        wait_for_condition 200 20 {[string match "*slave0:ip=127.0.0.1,port=12345,state=online*" [r -1 info replication]]} {
+            fail "master: [r -1 info replication]"
+        }
+        assert_equal 12345 [lindex [lindex [r -1 role] 2] 0 1]
+        assert_equal 0 [server_info replica_announced]
+        assert_equal 7 [server_info slave_priority]
+        assert_equal {slave-announce-port 12345} [r config get slave-announce-port]
+        assert_error {*must be between 0 and 65535*} {r config set replica-announce-port 70000}
+    }
+
+    test "CONFIG REWRITE writes replicaof with the host unquoted, as Redis (Sentinel rewrites it)" {
+        r config rewrite
+        set f [open [srv config_file] r]
+        set text [read $f]
+        close $f
+        assert_match "*\nreplicaof 127.0.0.1 [srv -1 port]\n*" $text
+        r replicaof no one
+    }
+}
+}
+
 set ::sentinel_bin [auto_execok redis-sentinel]
 set ::sentinels {}
 
@@ -137,6 +164,25 @@ if {$::sentinel_bin eq ""} {
 }
 
 tags {repl sentinel} {
+start_server {overrides {busy-reply-threshold 100}} {
+    start_sentinels [srv dir] 127.0.0.1 [srv port]
+
+    test "A master stuck in a script: Sentinel ends it with SCRIPT KILL" {
+        wait_for_condition 200 50 {[string match "*name=sentinel-*-cmd*" [r client list]]}
+        set rd [redis_deferring_client]
+        $rd eval {local i = 0 while true do i = i + 1 end} 0
+        # PING gets -BUSY; once the master is subjectively down Sentinel sends SCRIPT KILL.
+        $rd timeout 15
+        assert_error {*Script killed by user with SCRIPT KILL*} {$rd read}
+        $rd close
+        assert_equal PONG [r ping]
+        # Nobody but the sentinels sent it.
+        assert_match "*cmdstat_script|kill:calls=*" [r info commandstats]
+    }
+
+    stop_sentinels
+}
+
 # Level -2: the master M. Level -1: replica A. Level 0: replica B, replica-priority 0 (never
 # promoted), so the first failover must pick A and the manual one must pick M.
 start_server {overrides {repl-ping-replica-period 1}} {
