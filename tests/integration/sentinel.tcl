@@ -282,6 +282,24 @@ start_server {overrides {replica-priority 0 repl-ping-replica-period 1}} {
         assert_equal 0 [field 0 slave_priority]
     }
 
+    test "Nothing the sentinels sent got an error reply" {
+        foreach level {-2 -1 0} {
+            set errs [string trim [regsub {# Errorstats} [rr $level info errorstats] ""]]
+            assert_equal "" $errs "errors at level $level"
+            foreach l [split [rr $level info commandstats] \n] {
+                if {[regexp {^cmdstat_([^:]+):.*rejected_calls=(\d+),failed_calls=(\d+)} $l -> name rej failed]} {
+                    assert_equal "0 0" "$rej $failed" "$name at level $level"
+                }
+            }
+        }
+        # What they sent, to show that the checks above covered it.
+        set cmds [rr -1 info commandstats]
+        foreach c {info ping publish subscribe client|setname multi exec config|rewrite client|kill replicaof} {
+            if {$c eq "replicaof" && ![string match "*cmdstat_replicaof:*" $cmds]} { set c slaveof }
+            assert_match "*cmdstat_$c:*" $cmds
+        }
+    }
+
     stop_sentinels
 }
 }
