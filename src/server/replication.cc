@@ -571,17 +571,20 @@ void process_link_input() {
   if (g_link.state == LinkState::kConnected && !g_link.in.empty()) apply_stream();
 }
 
+// Replicas that count for min-replicas-to-write: online, acknowledged within min-replicas-max-lag.
+int64_t good_replicas(const ReplOptions& o, int64_t now) {
+  int64_t good = 0;
+  for (const ReplicaInfo& r : g_replicas) good += r.online && (now - r.ack_ms) / 1000 <= o.min_max_lag;
+  return good;
+}
+
 // The admission gates of min-replicas-to-write, replica-serve-stale-data and replica-read-only
 // (base/admission.h): every cron tick and whenever the link changes state.
 void update_gates() {
   const ReplOptions o = repl_options();
   const int64_t now = mstime();
   bool noreplicas = false;
-  if (o.min_to_write > 0 && !g_is_replica) {
-    int64_t good = 0;
-    for (const ReplicaInfo& r : g_replicas) good += r.online && (now - r.ack_ms) / 1000 <= o.min_max_lag;
-    noreplicas = good < o.min_to_write;
-  }
+  if (o.min_to_write > 0 && !g_is_replica) noreplicas = good_replicas(o, now) < o.min_to_write;
   g_admission_gates.noreplicas = noreplicas;
   g_admission_gates.masterdown = g_is_replica && !o.serve_stale && g_link.state != LinkState::kConnected;
   g_admission_gates.replica_ro = g_is_replica && o.read_only;
@@ -950,6 +953,10 @@ std::string replication_info() {
   size_t n = 0;
   for (const ReplicaInfo& r : g_replicas) n += r.online;
   line("connected_slaves:%zu", n);
+  // Redis shows it (either role) while min-replicas-to-write is in force.
+  if (o.min_to_write > 0 && o.min_max_lag > 0) {
+    line("min_slaves_good_slaves:%lld", static_cast<long long>(good_replicas(o, now)));
+  }
   size_t i = 0;
   for (const ReplicaInfo& r : g_replicas) {
     if (!r.online) continue;

@@ -21,6 +21,14 @@ start_server {overrides {replica-announce-port 12345 replica-announced no replic
         assert_error {*must be between 0 and 65535*} {r config set replica-announce-port 70000}
     }
 
+    test "INFO min_slaves_good_slaves while min-replicas-to-write is set" {
+        assert_equal "" [server_info min_slaves_good_slaves -1]
+        r -1 config set min-replicas-to-write 1
+        wait_for_condition 100 50 {[server_info min_slaves_good_slaves -1] eq "1"}
+        r -1 config set min-replicas-to-write 0
+        assert_equal "" [server_info min_slaves_good_slaves -1]
+    }
+
     test "CONFIG REWRITE writes replicaof with the host unquoted, as Redis (Sentinel rewrites it)" {
         r config rewrite
         set f [open [srv config_file] r]
