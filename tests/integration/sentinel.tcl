@@ -172,6 +172,23 @@ if {$::sentinel_bin eq ""} {
 }
 
 tags {repl sentinel} {
+start_server {} {
+start_server {overrides {replica-announce-port 12345}} {
+    r replicaof 127.0.0.1 [srv -1 port]
+    wait_for_condition 200 20 {[server_info master_link_status] eq "up"}
+    start_sentinels [srv -1 dir] 127.0.0.1 [srv -1 port]
+
+    test "Sentinel knows a replica by its replica-announce-port" {
+        wait_for_condition 200 50 {[sentinel_field 0 replicas port] eq "12345"} {
+            fail "sentinel sees [sentinel_field 0 replicas name]"
+        }
+        assert_equal 127.0.0.1:12345 [sentinel_field 0 replicas name]
+    }
+
+    stop_sentinels
+}
+}
+
 start_server {overrides {busy-reply-threshold 100}} {
     start_sentinels [srv dir] 127.0.0.1 [srv port]
 
