@@ -270,6 +270,10 @@ start_server {overrides {replica-priority 0 repl-ping-replica-period 1}} {
         assert_equal 1 [rr 0 get before-failover]
         write_via_sentinel after-failover 2
         wait_for_condition 200 20 {[rr 0 get after-failover] eq "2"}
+        # An application that follows Sentinel (redis-py's redis.sentinel) writes to the new master.
+        set ports [join [lmap s $::sentinels {dict get $s port}] ,]
+        assert_equal "127.0.0.1:$aport py" [python_client_script sentinel_client.py $ports mymaster pykey py]
+        wait_for_condition 200 20 {[rr 0 get pykey] eq "py"}
         # Sentinel made the change stick across restarts (CONFIG REWRITE inside its MULTI).
         wait_for_condition 100 50 {[string match "*\nreplicaof 127.0.0.1 $aport\n*" [config_text 0]]} {
             fail "B's config file: [config_text 0]"
