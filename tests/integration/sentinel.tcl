@@ -45,7 +45,7 @@ set ::sentinels {}
 
 # Starts three sentinels monitoring host:port; their files live in `dir`. Each runs under
 # `timeout` so that a worker killed halfway can never leave one behind.
-proc start_sentinels {dir host port} {
+proc start_sentinels {dir host port {extra {}}} {
     set ::sentinels {}
     for {set i 0} {$i < 3} {incr i} {
         set sport [::keel::find_free_port]
@@ -60,6 +60,7 @@ proc start_sentinels {dir host port} {
         puts $f "sentinel down-after-milliseconds mymaster 1000"
         puts $f "sentinel failover-timeout mymaster 6000"
         puts $f "sentinel parallel-syncs mymaster 2"
+        foreach l $extra { puts $f $l }
         close $f
         set pid [exec timeout 300 {*}$::sentinel_bin [file join $sdir sentinel.conf] \
                      >& [file join $sdir stderr.log] &]
@@ -132,9 +133,11 @@ proc config_text {level} {
 # Sentinel's CLIENT KILL TYPE normal closes every ordinary connection of a server it
 # reconfigures, the tests' default clients included: what the tests poll goes through a fresh
 # connection each time.
+set ::rr_auth {}
 proc rr {level args} {
     set c [::keel::client::connect 127.0.0.1 [srv $level port]]
     $c timeout 5
+    if {$::rr_auth ne ""} { $c auth {*}$::rr_auth }
     set code [catch {$c {*}$args} reply]
     catch {$c close}
     if {$code} { error $reply }
@@ -186,6 +189,43 @@ start_server {overrides {replica-announce-port 12345}} {
     }
 
     stop_sentinels
+}
+}
+
+# Servers with passwords: Sentinel logs in as an ACL user that may run only what it needs (the
+# permissions Redis's Sentinel documentation lists), the replica uses masterauth.
+start_server {} {
+start_server {} {
+    set mport [srv -1 port]
+    set rport [srv 0 port]
+    foreach level {-1 0} {
+        r $level acl setuser sentinel-user on >spw allchannels +multi +slaveof +ping +exec \
+            +subscribe +config|rewrite +role +publish +info +client|setname +client|kill +script|kill
+        r $level config set masterauth s3cret
+        r $level config set requirepass s3cret
+    }
+    set ::rr_auth s3cret
+    r replicaof 127.0.0.1 $mport
+    wait_for_condition 200 20 {[replica_of 0 $mport]}
+    start_sentinels [srv -1 dir] 127.0.0.1 $mport \
+        {"sentinel auth-user mymaster sentinel-user" "sentinel auth-pass mymaster spw"}
+
+    test "Sentinel as a restricted ACL user, servers with requirepass: discovery and failover" {
+        wait_for_condition 300 50 {[sentinel_field 0 replicas port] eq $rport}
+        wait_for_condition 300 50 {[llength [sentinel_field 0 sentinels runid]] == 2}
+        kill_server -1 -kill
+        wait_for_condition 600 50 {[all_sentinels_name $rport]} {
+            fail "sentinels name [master_addr 0] [master_addr 1] [master_addr 2]"
+        }
+        wait_for_condition 200 50 {[role_of 0] eq "master"}
+        assert_equal "" [string trim [regsub {# Errorstats} [rr 0 info errorstats] ""]]
+        assert_match "*cmdstat_slaveof:calls=1,*" [rr 0 info commandstats]
+        wait_for_condition 100 50 {[string match "*user=sentinel-user*" [rr 0 client list]]}
+    }
+
+    stop_sentinels
+    rr 0 config set requirepass ""
+    set ::rr_auth {}
 }
 }
 
