@@ -177,18 +177,25 @@ if {$::sentinel_bin eq ""} {
 tags {repl sentinel} {
 start_server {} {
 start_server {overrides {replica-announce-port 12345}} {
-    r replicaof 127.0.0.1 [srv -1 port]
-    wait_for_condition 200 20 {[server_info master_link_status] eq "up"}
-    start_sentinels [srv -1 dir] 127.0.0.1 [srv -1 port]
+start_server {overrides {replica-announced no}} {
+    r -1 replicaof 127.0.0.1 [srv -2 port]
+    r replicaof 127.0.0.1 [srv -2 port]
+    wait_for_condition 200 20 {[server_info master_link_status -1] eq "up" && [server_info master_link_status] eq "up"}
+    start_sentinels [srv -2 dir] 127.0.0.1 [srv -2 port]
 
-    test "Sentinel knows a replica by its replica-announce-port" {
+    test "Sentinel knows a replica by its replica-announce-port, and hides a replica-announced no one" {
+        # Both are known (num-slaves), only the announced one is listed.
+        wait_for_condition 200 50 {[dict get [sentinel_cmd [sentinel_port 0] sentinel master mymaster] num-slaves] == 2}
         wait_for_condition 200 50 {[sentinel_field 0 replicas port] eq "12345"} {
             fail "sentinel sees [sentinel_field 0 replicas name]"
         }
         assert_equal 127.0.0.1:12345 [sentinel_field 0 replicas name]
+        after 1500
+        assert_equal 12345 [sentinel_field 0 replicas port]
     }
 
     stop_sentinels
+}
 }
 }
 
@@ -224,7 +231,8 @@ start_server {} {
     }
 
     stop_sentinels
-    rr 0 config set requirepass ""
+    # The master is still up when the test was filtered out (--only).
+    foreach level {-1 0} { catch {rr $level config set requirepass ""} }
     set ::rr_auth {}
 }
 }
