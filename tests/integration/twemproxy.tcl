@@ -1,7 +1,8 @@
 # Sharding behind twemproxy (Debian's nutcracker): three Keel servers as the shards of one pool
 # (ketama, fnv1a_64). redis-benchmark through the proxy runs without an error and every request
 # lands, keys spread over all three shards, and the proxy reconnects to a shard that was killed
-# and restarted.
+# and restarted; auto_eject_hosts and redis_auth. The file passes with `--server
+# /usr/bin/redis-server` too (the same setup in front of Redis 7.0).
 
 set ::nutcracker_bin [auto_execok nutcracker]
 if {$::nutcracker_bin eq "" && [file executable /usr/sbin/nutcracker]} {
