@@ -186,6 +186,24 @@ start_server {} {
         stop_nutcracker
     }
 
+    test "redis_db: the proxy selects that database on every shard" {
+        set listen [::keel::find_free_port]
+        set conf [write_nutcracker_conf [srv -2 dir] $listen $ports redis_db 3]
+        start_nutcracker $conf $listen
+        set c [proxy_client]
+        for {set i 0} {$i < 60} {incr i} { $c set db3:$i $i }
+        $c close
+        set total 0
+        foreach level {-2 -1 0} {
+            r $level select 3
+            incr total [llength [r $level keys db3:*]]
+            r $level select 0
+            assert_equal {} [r $level keys db3:*]
+        }
+        assert_equal 60 $total
+        stop_nutcracker
+    }
+
     test "redis_auth: the proxy authenticates to Keel shards that have requirepass" {
         foreach level {-2 -1 0} { r $level config set requirepass s3cret }
         set listen [::keel::find_free_port]
