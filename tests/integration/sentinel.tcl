@@ -240,6 +240,41 @@ start_server {} {
 }
 }
 
+# Servers that renamed the commands Sentinel reconfigures them with (rename-command in their
+# files); Sentinel is told the new names with `sentinel rename-command`.
+set renames {rename-command {config keel-config} rename-command {slaveof keel-slaveof}}
+start_server [list overrides $renames] {
+start_server [list overrides $renames] {
+    set mport [srv -1 port]
+    set rport [srv 0 port]
+    r replicaof 127.0.0.1 $mport
+    wait_for_condition 200 20 {[replica_of 0 $mport]}
+    start_sentinels [srv -1 dir] 127.0.0.1 $mport \
+        {"sentinel rename-command mymaster CONFIG keel-config" "sentinel rename-command mymaster SLAVEOF keel-slaveof"}
+
+    test "rename-command: Sentinel fails over servers that renamed CONFIG and SLAVEOF" {
+        assert_error {ERR unknown command 'config'*} {r config get port}
+        assert_equal [list port $rport] [r keel-config get port]
+        r keel-config resetstat
+        wait_for_condition 300 50 {[sentinel_field 0 replicas port] eq $rport}
+        wait_for_condition 300 50 {[llength [sentinel_field 0 sentinels runid]] == 2}
+        kill_server -1 -kill
+        wait_for_condition 600 50 {[all_sentinels_name $rport]} {
+            fail "sentinels name [master_addr 0] [master_addr 1] [master_addr 2]"
+        }
+        wait_for_condition 200 50 {[role_of 0] eq "master"}
+        assert_equal "" [string trim [regsub {# Errorstats} [rr 0 info errorstats] ""]]
+        # INFO commandstats and the file keep the original names.
+        set stats [rr 0 info commandstats]
+        assert_match "*cmdstat_slaveof:calls=1,*" $stats
+        assert_match "*cmdstat_config|rewrite:calls=1,*" $stats
+        assert_match "*\nrename-command config keel-config\n*" [config_text 0]
+    }
+
+    stop_sentinels
+}
+}
+
 start_server {overrides {busy-reply-threshold 100}} {
     start_sentinels [srv dir] 127.0.0.1 [srv port]
 
