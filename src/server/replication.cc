@@ -34,6 +34,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/command_rename.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
@@ -549,11 +550,15 @@ void process_link_input() {
       }
     }
     if (g_link.eof_mode) {
+      // The mark may straddle two reads, and the master's stream may follow it in the same read
+      // (Keel's master streams at once): look for it in the new bytes, keep what follows.
+      const size_t from = g_link.rdb.size() >= 40 ? g_link.rdb.size() - 40 : 0;
       g_link.rdb += g_link.in;
       g_link.in.clear();
-      if (g_link.rdb.size() >= 40 &&
-          g_link.rdb.compare(g_link.rdb.size() - 40, 40, g_link.eof_mark) == 0) {
-        g_link.rdb.resize(g_link.rdb.size() - 40);
+      const size_t at = g_link.rdb.find(g_link.eof_mark, from);
+      if (at != std::string::npos) {
+        g_link.in.assign(g_link.rdb, at + 40, std::string::npos);
+        g_link.rdb.resize(at);
         g_link.eof_mode = false;
         transfer_done();
       }
@@ -792,7 +797,7 @@ void serve_waiters(bool timeouts) {
     }
   }
   g_waiters.swap(keep);
-  static const CommandSpec* wait_spec = lookup_command("wait");
+  static const CommandSpec* wait_spec = lookup_original_command("wait");
   for (auto [c, n] : done) {
     Session& s = c->session;
     char buf[32];
