@@ -10,7 +10,7 @@ packages=(
   build-essential pkg-config
   libuv1-dev libjemalloc-dev liblua5.1-0-dev libssl-dev lua-cjson lua-bitop liblzf-dev
   tcl libgtest-dev
-  redis-server redis-tools python3-redis
+  redis-server redis-tools redis-sentinel nutcracker python3-redis
 )
 if [ "${1:-}" = fuzz ]; then
   packages+=(clang libclang-rt-14-dev)
@@ -37,6 +37,10 @@ apt-get update -qq >/dev/null
 $cmd >/dev/null
 # The Debian redis-server package starts a system service on 6379; Keel's `make run`
 # wants that port, and the tests start their own reference servers when they need one.
-if command -v systemctl >/dev/null 2>&1; then systemctl disable --now redis-server >/dev/null 2>&1 || true; fi
-if [ -x /etc/init.d/redis-server ]; then /etc/init.d/redis-server stop >/dev/null 2>&1 || true; fi
+# redis-sentinel (26379, watching 6379) and nutcracker (22121) start services too: the tests
+# run their own.
+for svc in redis-server redis-sentinel nutcracker; do
+  if command -v systemctl >/dev/null 2>&1; then systemctl disable --now "$svc" >/dev/null 2>&1 || true; fi
+  if [ -x "/etc/init.d/$svc" ]; then "/etc/init.d/$svc" stop >/dev/null 2>&1 || true; fi
+done
 exit 0

@@ -15,6 +15,7 @@
 #include "base/glob.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/command_rename.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/key_specs.h"
@@ -225,7 +226,7 @@ bool apply_selector_rule(AclSelector& s, std::string_view op, const char** err) 
       return true;
     }
     const size_t bar = name.find('|');
-    const CommandSpec* c = lookup_command(name.substr(0, bar));
+    const CommandSpec* c = lookup_original_command(name.substr(0, bar));
     if (!c || name.empty()) {
       *err = kErrUnknownCmd;
       return false;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/assert.h"
+#include "commands/command_rename.h"
 #include "commands/key_specs.h"
 #include "commands/latency.h"
 
@@ -137,6 +138,48 @@ void init_command_table() {
     }
     g_table.slots[i] = {c, f};
   }
+}
+
+// rename-command: the slots are rebuilt from (name, row) pairs, the renamed row under its new
+// name and a disabled one not at all. Start-up only, so the cost does not matter.
+bool rename_command(std::string_view from, std::string_view to, std::string* err) {
+  init_command_table();
+  const CommandSpec* c = lookup_command(from);
+  if (c == nullptr) {
+    *err = "No such command in rename-command";
+    return false;
+  }
+  if (equals_nocase(from, to)) return true;
+  FoldedName target{};
+  if (!to.empty() && (lookup_command(to) != nullptr || !fold(to, &target))) {
+    *err = "Target command name already exists";
+    return false;
+  }
+  std::vector<Table::Slot> entries;
+  for (const Table::Slot& s : g_table.slots) {
+    if (s.cmd == nullptr) continue;
+    if (s.cmd != c) {
+      entries.push_back(s);
+    } else if (!to.empty()) {
+      entries.push_back({c, target});
+    }
+  }
+  g_table.slots.assign(g_table.slots.size(), Table::Slot{});
+  for (const Table::Slot& e : entries) {
+    size_t i = hash_folded(e.name) & g_table.mask;
+    while (g_table.slots[i].cmd) i = (i + 1) & g_table.mask;
+    g_table.slots[i] = e;
+  }
+  return true;
+}
+
+const CommandSpec* lookup_original_command(std::string_view name) {
+  const CommandSpec* c = lookup_command(name);
+  if (c != nullptr && equals_nocase(name, c->name)) return c;  // not renamed: the fast path
+  for (const CommandSpec* row : g_table.commands) {
+    if (equals_nocase(name, row->name)) return row;
+  }
+  return nullptr;
 }
 
 const CommandSpec* lookup_command(std::string_view name) {

@@ -76,6 +76,8 @@ struct ReplOptions {
   int64_t replicaof_port = 0, backlog_size = 1 << 20, ping_period = 10, timeout = 60;
   int64_t priority = 100, min_to_write = 0, min_max_lag = 10;
   int64_t diskless_sync_delay = 5, diskless_sync_max_replicas = 0, backlog_ttl = 3600;
+  int64_t announce_port = 0;  // replica-announce-port: sent as REPLCONF listening-port when set
+  bool announced = true;      // replica-announced: INFO's replica_announced (Sentinel hides 0)
   bool read_only = true, serve_stale = true, diskless_sync = true;
 };
 ReplOptions repl_options();

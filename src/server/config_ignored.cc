@@ -24,6 +24,7 @@ struct Misc {
   int64_t acllog_max_len = 128, io_threads = 1;
   int64_t repl_backlog_size = 1 << 20, repl_timeout = 60, repl_diskless_sync_delay = 5;
   int64_t replica_priority = 100, min_replicas_to_write = 0, min_replicas_max_lag = 10;
+  int64_t replica_announce_port = 0;  // 0: the replica announces its own port
   int64_t shutdown_timeout = 10;
   int supervised = 0;
   std::string syslog_facility = "local0";
@@ -96,10 +97,11 @@ std::string get_replicaof(const Directive&) {
   const Misc& m = misc();
   return m.replicaof_host.empty() ? "" : m.replicaof_host + " " + std::to_string(m.replicaof_port);
 }
-// No line at all without a master (the file's replicaof lines are removed), as Redis rewrites it.
+// No line at all without a master (the file's replicaof lines are removed), and the host unquoted:
+// Redis writes `replicaof 127.0.0.1 6379` (Sentinel rewrites it on every reconfiguration).
 void rewrite_replicaof(const Directive& d, std::vector<std::pair<std::string, bool>>* out) {
   if (misc().replicaof_host.empty()) return;
-  out->push_back({std::string(d.name) + " " + quote_config_value(misc().replicaof_host) + " " +
+  out->push_back({std::string(d.name) + " " + misc().replicaof_host + " " +
                       std::to_string(misc().replicaof_port),
                   true});
 }
@@ -173,6 +175,8 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                KEEL_REF(misc().repl_diskless_sync_delay), Num::kI64, 0, kIntMax, "5"));
   v->push_back(n("replica-priority", "slave-priority", 0, KEEL_REF(misc().replica_priority),
                Num::kI64, 0, kIntMax, "100"));
+  v->push_back(n("replica-announce-port", "slave-announce-port", 0,
+               KEEL_REF(misc().replica_announce_port), Num::kI64, 0, 65535, "0"));
   v->push_back(n("min-replicas-to-write", "min-slaves-to-write", 0,
                KEEL_REF(misc().min_replicas_to_write), Num::kI64, 0, kIntMax, "0"));
   v->push_back(n("min-replicas-max-lag", "min-slaves-max-lag", 0,
@@ -254,6 +258,8 @@ ReplOptions repl_options() {
   o.masterauth = m.masterauth;
   o.masteruser = m.masteruser;
   o.announce_ip = m.replica_announce_ip;
+  o.announce_port = m.replica_announce_port;
+  o.announced = m.replica_announced;
   o.backlog_size = m.repl_backlog_size;
   o.ping_period = m.repl_ping_replica_period;
   o.timeout = m.repl_timeout;

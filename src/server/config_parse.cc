@@ -12,6 +12,7 @@
 #include "base/args.h"
 #include "base/log.h"
 #include "commands/acl.h"
+#include "commands/command_rename.h"
 #include "server/config_internal.h"
 #include "server/version.h"
 
@@ -130,6 +131,16 @@ bool load_text(const std::string& text, int depth) {
       std::string joined;
       for (size_t k = 1; k < argv.size(); k++) joined += (k > 1 ? " " : "") + argv[k];
       acl_options().config_users.push_back(joined);
+      continue;
+    }
+    // rename-command <name> <new name | "">: applied to the command table at once (the file
+    // only, as in Redis; CONFIG REWRITE keeps the line as it is).
+    if (argv[0] == "rename-command" && argv.size() == 3) {
+      std::string err;
+      if (!rename_command(argv[1], argv[2], &err)) {
+        fatal_config_error(linenum, line, err);
+        return false;
+      }
       continue;
     }
     if (argv[0] == "include" && argv.size() == 2) {

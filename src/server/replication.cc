@@ -38,6 +38,7 @@
 #include "base/numbers.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/command_rename.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
@@ -736,6 +737,15 @@ void send_ack() {
   g_link.last_ack_ms = mstime();
 }
 
+// The port a master and Sentinel should use to reach us: replica-announce-port when set (NAT,
+// containers), else the port we listen on.
+std::string announced_port(const ReplOptions& o) {
+  if (o.announce_port != 0) return std::to_string(o.announce_port);
+  const std::string_view name = "port";
+  const auto v = server().config_get({&name, 1});
+  return v.empty() ? "0" : v[0].second;
+}
+
 // Handshake: sends the command of `step`, skipping the steps that do not apply.
 void handshake_send() {
   const ReplOptions o = repl_options();
@@ -747,11 +757,8 @@ void handshake_send() {
         if (o.masterauth.empty()) break;
         if (!o.masteruser.empty()) return link_send(resp_command({"AUTH", o.masteruser, o.masterauth}));
         return link_send(resp_command({"AUTH", o.masterauth}));
-      case 2: {
-        const std::string_view name = "port";
-        const auto v = server().config_get({&name, 1});
-        return link_send(resp_command({"REPLCONF", "listening-port", v.empty() ? "0" : v[0].second}));
-      }
+      case 2:
+        return link_send(resp_command({"REPLCONF", "listening-port", announced_port(o)}));
       case 3:
         if (o.announce_ip.empty()) break;
         return link_send(resp_command({"REPLCONF", "ip-address", o.announce_ip}));
@@ -973,14 +980,19 @@ bool receive_snapshot() {
   }
   bool done = false;
   if (g_link.eof_mode) {
-    // Everything but the last 40 bytes seen can be written: the mark ends the transfer.
+    // Everything but the last 40 bytes seen can be written: the mark ends the transfer. It may
+    // straddle two reads, and a master that streams at once may send its stream behind it in
+    // the same read (Keel's waits for the first ACK, as Redis; others need not): look for it
+    // in the kept bytes plus the new ones, and leave what follows it for the stream.
     g_link.tail += g_link.in;
     g_link.transfer_read += static_cast<int64_t>(g_link.in.size());
     g_link.in.clear();
     const size_t mlen = g_link.eof_mark.size();
-    if (g_link.tail.size() >= mlen &&
-        g_link.tail.compare(g_link.tail.size() - mlen, mlen, g_link.eof_mark) == 0) {
-      g_link.tail.resize(g_link.tail.size() - mlen);
+    const size_t at = g_link.tail.find(g_link.eof_mark);
+    if (at != std::string::npos) {
+      g_link.in.assign(g_link.tail, at + mlen, std::string::npos);
+      g_link.transfer_read -= static_cast<int64_t>(g_link.in.size());
+      g_link.tail.resize(at);
       done = true;
     }
     const size_t keep = done ? 0 : std::min(g_link.tail.size(), mlen);
@@ -1064,17 +1076,20 @@ void process_link_input() {
   if (g_link.state == LinkState::kConnected && !g_link.in.empty()) apply_stream();
 }
 
+// Replicas that count for min-replicas-to-write: online, acknowledged within min-replicas-max-lag.
+int64_t good_replicas(const ReplOptions& o, int64_t now) {
+  int64_t good = 0;
+  for (const ReplicaInfo& r : g_replicas) good += r.online && (now - r.ack_ms) / 1000 <= o.min_max_lag;
+  return good;
+}
+
 // The admission gates of min-replicas-to-write, replica-serve-stale-data and replica-read-only
 // (base/admission.h): every cron tick and whenever the link changes state.
 void update_gates() {
   const ReplOptions o = repl_options();
   const int64_t now = mstime();
   bool noreplicas = false;
-  if (o.min_to_write > 0 && !g_is_replica) {
-    int64_t good = 0;
-    for (const ReplicaInfo& r : g_replicas) good += r.online && (now - r.ack_ms) / 1000 <= o.min_max_lag;
-    noreplicas = good < o.min_to_write;
-  }
+  if (o.min_to_write > 0 && !g_is_replica) noreplicas = good_replicas(o, now) < o.min_to_write;
   g_admission_gates.noreplicas = noreplicas;
   g_admission_gates.masterdown = g_is_replica && !o.serve_stale && g_link.state != LinkState::kConnected;
   g_admission_gates.replica_ro = g_is_replica && o.read_only;
@@ -1258,7 +1273,7 @@ void serve_waiters(bool timeouts) {
     }
   }
   g_waiters.swap(keep);
-  static const CommandSpec* wait_spec = lookup_command("wait");
+  static const CommandSpec* wait_spec = lookup_original_command("wait");
   for (auto [c, n] : done) {
     Session& s = c->session;
     char buf[32];
@@ -1454,11 +1469,15 @@ std::string replication_info() {
     }
     line("slave_priority:%lld", static_cast<long long>(o.priority));
     line("slave_read_only:%d", o.read_only ? 1 : 0);
-    line("replica_announced:1");
+    line("replica_announced:%d", o.announced ? 1 : 0);
   }
   size_t n = 0;
   for (const ReplicaInfo& r : g_replicas) n += r.online || r.in_sync;
   line("connected_slaves:%zu", n);
+  // Redis shows it (either role) while min-replicas-to-write is in force.
+  if (o.min_to_write > 0 && o.min_max_lag > 0) {
+    line("min_slaves_good_slaves:%lld", static_cast<long long>(good_replicas(o, now)));
+  }
   size_t i = 0;
   for (const ReplicaInfo& r : g_replicas) {
     if (!r.online && !r.in_sync) continue;

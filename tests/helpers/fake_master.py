@@ -8,6 +8,8 @@ snapshot RDBFILE damaged as MODE says, for every connection until killed:
   corrupt    the whole length with one byte flipped in the middle (checksum mismatch)
   badstream  the intact snapshot, then bytes that are not RESP
   stall      the $<len> header and half of the bytes, then nothing (the connection stays open)
+  eofstream  the intact snapshot in the $EOF:<mark> form and, in the same write, a SET of
+             eof-key to "after" (the stream right behind the mark; an intact master)
 Each accepted connection appends a line to COUNTFILE.
 """
 import socket
@@ -50,6 +52,11 @@ def serve(conn, mode, rdb):
             if cmd == b"PING":
                 conn.sendall(b"+PONG\r\n")
             elif cmd == b"PSYNC" or cmd == b"SYNC":
+                if mode == "eofstream":
+                    mark = b"0123456789abcdef0123456789abcdef01234567"
+                    conn.sendall(b"+FULLRESYNC " + b"f" * 40 + b" 0\r\n$EOF:" + mark + b"\r\n" +
+                                 rdb + mark + b"*3\r\n$3\r\nSET\r\n$7\r\neof-key\r\n$5\r\nafter\r\n")
+                    continue
                 conn.sendall(b"+FULLRESYNC " + b"f" * 40 + b" 0\r\n")
                 if mode == "truncated":
                     conn.sendall(b"$%d\r\n" % len(rdb) + rdb[: len(rdb) // 2])

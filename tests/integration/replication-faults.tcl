@@ -95,3 +95,21 @@ start_server {tags {repl}} {
         r -1 replicaof no one
     }
 }
+
+test "\$EOF: snapshot with the stream right behind the mark in the same read: both are applied" {
+    r replicaof no one
+    r flushall
+    r set from-rdb 1
+    set port [::keel::find_free_port]
+    lassign [start_fake_master eofstream $port] pid count
+    r flushall
+    r replicaof 127.0.0.1 $port
+    wait_for_condition 200 20 {[server_info master_link_status] eq "up" && [r get eof-key] eq "after"} {
+        # The fake master holds the runner's output open: it must not outlive a failure.
+        exec kill $pid
+        fail "link [server_info master_link_status], eof-key '[r get eof-key]'"
+    }
+    assert_equal 1 [r get from-rdb]
+    r replicaof no one
+    exec kill $pid
+}

@@ -131,6 +131,21 @@ test "Wrong number of arguments, bad integer, bad memory value, bad enum" {
     }
 }
 
+test "rename-command: unknown command, taken name, a command renamed twice" {
+    set dir [su_tmpdir]
+    foreach {text linenum line reason} {
+        "rename-command nosuch x\n" 1 {rename-command nosuch x} {No such command in rename-command}
+        "rename-command config get\n" 1 {rename-command config get} {Target command name already exists}
+        "rename-command config cfg\nrename-command config x\n" 2 {rename-command config x} {No such command in rename-command}
+        "rename-command config\n" 1 {rename-command config} {Bad directive or wrong number of arguments}
+    } {
+        su_write $dir/bad.conf $text
+        lassign [su_run_fail $dir/bad.conf] status out err
+        assert_equal 1 $status "for '$line'"
+        assert_equal [su_fatal $linenum $line $reason] $err
+    }
+}
+
 test "save with an odd count is refused; appendonly must be yes or no" {
     set dir [su_tmpdir]
     su_write $dir/bad.conf "save 100\n"

@@ -649,10 +649,14 @@ proc restart_server {args} {
     if {$::keel::S($id,external)} {
         skip_test "restart_server needs a private server"
     }
-    if {$how ne "kill" && $::keel::S($id,chan) ne "" && [::keel::process_alive $::keel::S($id,pid)]} {
-        ::keel::keysizes_check $id
+    if {$::keel::S($id,dead)} {
+        # Stopped earlier by kill_server (a test that keeps it down for a while): just start it.
+    } else {
+        if {$how ne "kill" && $::keel::S($id,chan) ne "" && [::keel::process_alive $::keel::S($id,pid)]} {
+            ::keel::keysizes_check $id
+        }
+        ::keel::check_stop_status $id [::keel::shutdown_process $id $how]
     }
-    ::keel::check_stop_status $id [::keel::shutdown_process $id $how]
     ::keel::write_config $id
     if {[::keel::launch $id] ne "ok"} {
         error "restart_server: port $::keel::S($id,port) is taken"
