@@ -403,11 +403,16 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   if (KEEL_LIKELY(c != nullptr)) {
     const int argc = static_cast<int>(args.size());
     const bool arity_ok = c->arity > 0 ? argc == c->arity : argc >= -c->arity;
+    const uint32_t states = s.flags & kAdmissionSessionFlags;
     if (KEEL_LIKELY(arity_ok & s.authenticated &
-                    (((s.flags & kAdmissionSessionFlags) | (c->flags & kAdmissionCommandFlags)) == 0) &
+                    (((states & ~uint32_t{Session::kAclRestricted}) | (c->flags & kAdmissionCommandFlags)) == 0) &
                     !admission_gated())) {
-      s.last_cmd_name = c->full_name;
-      return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
+      // A restricted user's command that its permissions allow needs nothing else here; a
+      // denial takes the full admission, which replies and logs it.
+      if (KEEL_LIKELY(states == 0) || acl_allows(s, *c, args)) {
+        s.last_cmd_name = c->full_name;
+        return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
+      }
     }
   }
   return execute_command_slow(s, args, hashes, w, api, c, start_us);

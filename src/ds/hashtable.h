@@ -371,6 +371,45 @@ class HashTable {
     }
   }
 
+  // Up to n entries from consecutive buckets starting at a random one, as Redis's
+  // dictGetSomeKeys (what eviction samples): one random number and a short sequential walk
+  // instead of n rejection-sampled probes. At most 10 * n buckets are visited; after a run of 5
+  // empty buckets (and more than n) the walk jumps to another random bucket. Returns the number
+  // stored in out (fewer than n when the walk ran out). Works while rehashing.
+  size_t some_entries(uint64_t rnd, Entry* out, size_t n) const {
+    if (size_ == 0 || n == 0) return 0;
+    uint64_t state = rnd;
+    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
+    const size_t n1 = resizing() ? t_[1].n : 0;
+    const size_t total = n0 + n1;
+    auto bucket_at = [&](size_t k) -> const Bucket* {
+      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
+    };
+    size_t k = ht_detail::splitmix(state) % total;
+    size_t got = 0, empty = 0;
+    for (size_t steps = 10 * n; steps > 0; --steps) {
+      const Bucket* b = bucket_at(k);
+      if (b->used() == 0 && !b->chained()) {
+        if (++empty >= 5 && empty > n) {
+          k = ht_detail::splitmix(state) % total;
+          empty = 0;
+          continue;
+        }
+      } else {
+        empty = 0;
+        do {
+          for (unsigned m = b->used(); m != 0; m &= m - 1) {
+            out[got++] = static_cast<Entry>(b->slots[std::countr_zero(m)]);
+            if (got == n) return got;
+          }
+          b = b->child();
+        } while (b != nullptr);
+      }
+      k = (k + 1 == total) ? 0 : k + 1;
+    }
+    return got;
+  }
+
   // True from the start of a resize until the old table is gone.
   bool rehashing() const { return resizing(); }
 
