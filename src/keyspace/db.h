@@ -36,6 +36,11 @@ struct ObjectTraits {
     __builtin_prefetch(o);
     __builtin_prefetch(reinterpret_cast<const char*>(o) + Object::kPrefetchSpan - 1);
   }
+  // Redis's dictExpandAllowed for the keys and expires tables: under a memory ceiling a table
+  // does not double (new_bytes of buckets) when that would take used memory past maxmemory;
+  // it fills further (HashTable::kVetoPerBucket) and eviction keeps the keys within the
+  // ceiling meanwhile. Defined in keyspace/evict.cc.
+  static bool grow_allowed(size_t new_bytes);
 };
 using ObjectTable = HashTable<ObjectTraits>;
 

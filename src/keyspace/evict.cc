@@ -198,6 +198,10 @@ bool evict_one(bool lazy) {
 
 }  // namespace
 
+bool ObjectTraits::grow_allowed(size_t new_bytes) {
+  return g_options.maxmemory == 0 || used_memory_fast() + new_bytes <= g_options.maxmemory;
+}
+
 EvictionOptions& eviction_options() { return g_options; }
 EvictionStats& eviction_stats() { return g_stats; }
 bool eviction_pending() { return g_pending; }
