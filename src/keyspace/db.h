@@ -212,9 +212,8 @@ class Db {
   // afterwards, not from a pointer held from before.
   void set_expire(Slot& slot, int64_t when_ms);
   bool persist(Slot& slot);  // false when the key had no TTL
-  // Eviction (keyspace/evict.cc): up to n keys (volatile_only: keys with a TTL) into out, from
-  // consecutive buckets after a random one as Redis's dictGetSomeKeys (n == 1: one uniformly
-  // random key); returns how many (fewer when the table is smaller or empty).
+  // Eviction (keyspace/evict.cc): n uniformly random keys (volatile_only: keys with a TTL) into
+  // out; returns how many (fewer when the table is smaller or empty).
   size_t sample(bool volatile_only, Object** out, size_t n) const;
   // Evicts the key (stats, "evicted" event, the evicted hook, WATCH; no dirty count). With
   // `lazy` a big value is handed to the lazyfree thread. False when the key is gone.
