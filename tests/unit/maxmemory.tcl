@@ -172,7 +172,8 @@ test "The LFU counter and the LRU idle time survive a reload (RDB FREQ and IDLE)
     r config set maxmemory-policy allkeys-lru
     restore_with idle IDLETIME 1000
     r debug reload
-    assert_range [r object idletime idle] 1000 1005
+    # Seconds clocks read at different moments: a second either way.
+    assert_range [r object idletime idle] 999 1005
     r config set maxmemory-policy noeviction
 }
 
