@@ -7,6 +7,7 @@
 // commands/ for busy and pause, keyspace/ for maxmemory, server/replication.cc for the
 // replication states); only dispatch reads them all.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -31,6 +32,15 @@ inline bool admission_gated() {
   uint64_t v[2];
   std::memcpy(v, &g_admission_gates, sizeof v);
   return (v[0] | v[1]) != 0;
+}
+
+// True when the memory ceiling is the only gate set (execute_command runs eviction on its fast
+// path then).
+inline bool admission_only_maxmemory() {
+  static_assert(offsetof(AdmissionGates, maxmemory) == 8);
+  uint64_t v[2];
+  std::memcpy(v, &g_admission_gates, sizeof v);
+  return v[0] == 0 && v[1] == 1;
 }
 
 }  // namespace keel

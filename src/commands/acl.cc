@@ -26,6 +26,14 @@
 namespace keel {
 namespace {
 
+// "prefix*" with no other glob character (*, ?, [ or a backslash): the prefix's length, else -1.
+int32_t literal_prefix_of(std::string_view pat) {
+  if (pat.empty() || pat.back() != '*') return -1;
+  const std::string_view prefix = pat.substr(0, pat.size() - 1);
+  if (prefix.find_first_of("*?[\\") != std::string_view::npos) return -1;
+  return static_cast<int32_t>(prefix.size());
+}
+
 // Redis's ACL CAT order.
 constexpr const char* kCategoryNames[] = {
     "keyspace", "read", "write", "set", "sortedset", "list", "hash", "string", "bitmap",
@@ -177,7 +185,7 @@ bool apply_selector_rule(AclSelector& s, std::string_view op, const char** err) 
         return true;
       }
     }
-    s.keys.push_back({std::string(pat), perm});
+    s.keys.push_back({std::string(pat), perm, literal_prefix_of(pat)});
     return true;
   }
   if (equals_nocase(op, "allchannels") || op == "&*") {
@@ -342,6 +350,19 @@ void derive(AclUser& u) {
   bool all = u.root.allkeys && u.root.allchannels;
   for (uint64_t w : u.root.allowed) all = all && w == ~uint64_t{0};
   u.unrestricted = all;
+  // acl_allows's inline shapes (acl.h).
+  const AclSelector& r = u.root;
+  u.fast_cmd_flags = r.allchannels ? 0u : uint32_t{kPubSubCmd};
+  u.fast_allkeys = r.allkeys;
+  u.fast_word = 1;  // with a zero mask: never matches
+  u.fast_mask = 0;
+  if (!r.allkeys && r.keys.size() == 1 && r.keys[0].perm == kAclKeyAll && r.keys[0].literal_prefix > 0 &&
+      r.keys[0].literal_prefix <= 8) {
+    const size_t n = static_cast<size_t>(r.keys[0].literal_prefix);
+    u.fast_word = 0;
+    memcpy(&u.fast_word, r.keys[0].pattern.data(), n);
+    u.fast_mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
+  }
 }
 
 AclUser make_user(std::string_view name) {
@@ -359,9 +380,24 @@ bool key_allowed(const AclSelector& s, std::string_view key, uint16_t ks_flags) 
   if (ks_flags & (kKsInsert | kKsDelete | kKsUpdate)) need |= kAclKeyWrite;
   for (const AclKeyPattern& p : s.keys) {
     if ((p.perm & need) != need) continue;
-    if (p.pattern == "*" || glob_match(p.pattern, key)) return true;
+    if (p.literal_prefix >= 0) {
+      const size_t n = static_cast<size_t>(p.literal_prefix);
+      if (key.size() >= n && memcmp(key.data(), p.pattern.data(), n) == 0) return true;
+    } else if (glob_match(p.pattern, key)) {
+      return true;
+    }
   }
   return false;
+}
+
+// True when every key pattern of the selector grants both read and write: the flags of a key
+// spec then do not matter (a command whose flags depend on its arguments, as SET's with GET,
+// needs no key list).
+bool keys_grant_all(const AclSelector& s) {
+  for (const AclKeyPattern& p : s.keys) {
+    if (p.perm != kAclKeyAll) return false;
+  }
+  return true;
 }
 
 bool channel_allowed(const AclSelector& s, std::string_view ch, bool is_pattern) {
@@ -416,7 +452,7 @@ AclDeny check_selector(const AclSelector& s, const CommandSpec& c, std::span<con
     // no key list; the others reuse one vector, so a check never allocates once warm.
     const KeySpec& k0 = c.keys[0];
     if (c.n_key_specs == 1 && !c.getkeys && k0.begin == BeginSearch::kIndex && k0.find == FindKeys::kRange &&
-        k0.lastkey == 0 && !(k0.flags & (kKsNotKey | kKsVariableFlags))) {
+        k0.lastkey == 0 && !(k0.flags & kKsNotKey) && (!(k0.flags & kKsVariableFlags) || keys_grant_all(s))) {
       const size_t pos = static_cast<size_t>(k0.pos);
       if (pos < args.size() && !key_allowed(s, args[pos], k0.flags)) {
         object->assign(args[pos]);
@@ -489,6 +525,14 @@ void acl_init() {
   if (!st.by_id.empty()) return;
   auto add = [&](CommandSpec& c) {
     c.acl_id = static_cast<uint16_t>(st.by_id.size());
+    const KeySpec& k0 = c.keys[0];
+    if (!command_has_keys(c)) {
+      c.acl_key_pos = kAclNoKeys;
+    } else if (c.n_key_specs == 1 && (!c.getkeys || (k0.flags & kKsVariableFlags)) && k0.begin == BeginSearch::kIndex &&
+               k0.find == FindKeys::kRange && k0.lastkey == 0 && !(k0.flags & kKsNotKey) && k0.pos > 0 &&
+               k0.pos < kAclNoKeys) {
+      c.acl_key_pos = static_cast<uint8_t>(k0.pos);
+    }
     st.by_id.push_back(&c);
     uint32_t bits = 0;
     for (const char* cat : acl_categories(c)) {
@@ -674,6 +718,12 @@ AclDeny acl_check(const AclUser& u, const CommandSpec& c, std::span<const std::s
     }
   }
   return worst;
+}
+
+bool acl_allows_slow(const Session& s, const CommandSpec& c, std::span<const std::string_view> args) {
+  if (!s.user) return true;
+  std::string object;  // written only on a denial
+  return acl_check(*s.user, c, args, &object) == AclDeny::kOk;
 }
 
 std::string acl_deny_text(const AclUser& u, const CommandSpec& c, AclDeny why, const std::string&) {

@@ -3,19 +3,24 @@
 //
 // Cost model: a user whose root selector allows every command, every key (read and write) and
 // every channel is "unrestricted"; its sessions never set Session::kAclRestricted and keep the
-// one-test admission path. A restricted user's sessions carry the flag and go through
-// execute_command_slow, which calls acl_check(): one bitmap test per command (indexed by
-// CommandSpec::acl_id), key patterns only when the selector has restricted keys, channel
-// patterns only for pub/sub commands.
+// one-test admission path. A restricted user's sessions carry the flag; when it is the only
+// reason for the full admission, execute_command's fast path calls acl_allows() and goes on
+// to call() (a denial takes execute_command_slow, which replies and logs it): one bitmap test
+// per command (indexed by CommandSpec::acl_id), key patterns only when the selector has
+// restricted keys ("prefix*" patterns by one compare), channel patterns only for pub/sub
+// commands.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/assert.h"
 #include "commands/command.h"
+#include "commands/session.h"
 #include "protocol/reply_writer.h"
 
 namespace keel {
@@ -28,6 +33,9 @@ enum AclKeyPerm : uint8_t { kAclKeyRead = 1, kAclKeyWrite = 2, kAclKeyAll = 3 };
 struct AclKeyPattern {
   std::string pattern;
   uint8_t perm = kAclKeyAll;
+  // The shape most rules have, a literal prefix and one trailing '*' ("app:*"): its length,
+  // matched with one compare instead of glob_match. -1 for any other pattern.
+  int32_t literal_prefix = -1;
 };
 
 // One set of permissions: the root selector of a user, or one of its "(...)" selectors.
@@ -57,6 +65,14 @@ struct AclUser {
   AclSelector root;
   std::vector<AclSelector> selectors;
   bool unrestricted = false;  // derived: every command, key and channel (the fast path)
+  // Derived for acl_allows's inline part, the root selector's common shapes: fast_allkeys, or
+  // exactly one pattern, a "prefix*" of 1 to 8 bytes granting read and write, as a word and
+  // byte mask (keys of 8 bytes or more match with one load and compare; any other key rule
+  // has a word that never matches); fast_cmd_flags: the command flags that need the full
+  // check (kPubSubCmd unless every channel is allowed).
+  bool fast_allkeys = false;
+  uint32_t fast_cmd_flags = 0;
+  uint64_t fast_word = 0, fast_mask = 0;
 
   std::string describe() const;  // one ACL LIST line without "user <name> "
 };
@@ -107,6 +123,30 @@ enum class AclDeny : uint8_t { kOk = 0, kCommand, kKey, kAuth, kChannel };
 // command, key or channel denied).
 AclDeny acl_check(const AclUser& u, const CommandSpec& c, std::span<const std::string_view> args,
                   std::string* object);
+// CommandSpec::acl_key_pos of a command with no keys.
+inline constexpr uint8_t kAclNoKeys = 255;
+// acl_check's verdict alone, without the denial's details: execute_command's fast path. The
+// usual case (a root selector that allows the command and has all keys or a single short
+// "prefix*" pattern, a command with no key or one at a fixed position) is answered inline in
+// a few loads; anything else, and every denial (another selector may overturn it), takes
+// acl_allows_slow, the full check.
+bool acl_allows_slow(const Session& s, const CommandSpec& c, std::span<const std::string_view> args);
+inline bool acl_allows(const Session& s, const CommandSpec& c, std::span<const std::string_view> args) {
+  const AclUser* u = s.user;
+  if (KEEL_LIKELY(u != nullptr) && (c.flags & u->fast_cmd_flags) == 0 && u->root.allows_command(c.acl_id)) {
+    // A command whose key flags depend on its arguments (SET with GET) still has its key at
+    // the spec's position; only its flags vary, which a read-and-write pattern ignores.
+    const size_t pos = c.acl_key_pos;
+    if (pos == kAclNoKeys || u->fast_allkeys) return true;
+    if (pos - 1 < args.size() - 1 && args[pos].size() >= 8) {  // 0 < pos < args.size()
+      uint64_t w;
+      memcpy(&w, args[pos].data(), 8);
+      if ((w & u->fast_mask) == u->fast_word) return true;
+    }
+  }
+  return acl_allows_slow(s, c, args);
+}
+
 // The -NOPERM text for a denial.
 std::string acl_deny_text(const AclUser& u, const CommandSpec& c, AclDeny why,
                           const std::string& object);

@@ -235,6 +235,10 @@ struct CommandSpec {
   // "config|get" for subcommands, else name (errors, commandstats, slowlog).
   const char* full_name = nullptr;
   uint8_t n_key_specs = 0;  // used entries of `keys`
+  // Derived at start-up for the ACL fast path (commands/acl.h): kAclNoKeys, the argument
+  // index of the one key of a command whose only key spec is a single fixed position (GET,
+  // SET, INCR ...), or 0 for any other shape.
+  uint8_t acl_key_pos = 0;
   uint16_t acl_id = 0;      // index in the ACL command bitmaps (commands/acl.h)
   // ---- Row fields again ----
   // Where the keys are and how they are used (COMMAND INFO, GETKEYS, the batch prefetch).

@@ -278,6 +278,16 @@ inline int64_t admission_done(Session& s, ReplyWriter& w, bool muted, size_t mar
          strcmp(name, "reset") != 0;
 }
 
+// execute_command's fast path with a memory ceiling set and no other gate: eviction runs as in
+// oom_refused; true when the command may go on (not over the ceiling, or the command is not one
+// that admission refuses then: the full admission decides, and runs eviction again).
+[[gnu::noinline]] bool ceiling_admits(const Session& s) {
+  if (!admission_only_maxmemory() || g_exec_unit.depth != 0 || (s.flags & Session::kMaster)) return false;
+  const bool out_of_memory = perform_evictions() == EvictResult::kFail;
+  g_pre_command_oom = out_of_memory;
+  return !out_of_memory;
+}
+
 // Admission with every check: execute_command's path when anything at all is unusual.
 [[gnu::noinline]] int64_t execute_command_slow(Session& s, std::span<const std::string_view> args,
                                                uint64_t* hashes, ReplyWriter& w, ServerApi& api,
@@ -405,11 +415,17 @@ int64_t execute_command(Session& s, std::span<const std::string_view> args, uint
   if (KEEL_LIKELY(c != nullptr)) {
     const int argc = static_cast<int>(args.size());
     const bool arity_ok = c->arity > 0 ? argc == c->arity : argc >= -c->arity;
+    const uint32_t states = s.flags & kAdmissionSessionFlags;
     if (KEEL_LIKELY(arity_ok & s.authenticated &
-                    (((s.flags & kAdmissionSessionFlags) | (c->flags & kAdmissionCommandFlags)) == 0) &
-                    !admission_gated())) {
-      s.last_cmd_name = c->full_name;
-      return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
+                    (((states & ~uint32_t{Session::kAclRestricted}) | (c->flags & kAdmissionCommandFlags)) == 0))) {
+      // A restricted user's command that its permissions allow needs nothing else here, nor
+      // does any command under a memory ceiling once eviction made room; a denial or an
+      // out-of-memory state takes the full admission, which replies (and logs a denial).
+      if ((KEEL_LIKELY(states == 0) || acl_allows(s, *c, args)) &&
+          (KEEL_LIKELY(!admission_gated()) || ceiling_admits(s))) {
+        s.last_cmd_name = c->full_name;
+        return call_impl(s, args, hashes, w, api, *c, start_us, 0, 0);
+      }
     }
   }
   return execute_command_slow(s, args, hashes, w, api, c, start_us);

@@ -119,6 +119,10 @@ class HashTable {
   // twice the buckets. Shrink (only in shrink_if_needed) at fill <= 1/8 of slots, to about half
   // the maximum fill, so one insert/erase flip-flop never resizes twice.
   static constexpr size_t kMaxPerBucket = 5;
+  // A table whose Traits define `static bool grow_allowed(size_t new_bytes)` and answer false
+  // goes on filling (overflow chains) up to this many entries per bucket before it grows
+  // anyway: Redis's 1.618 x its normal maximum fill (HASHTABLE_MAX_LOAD_FACTOR).
+  static constexpr size_t kVetoPerBucket = 8;
   // A table this small is resized in one go (at most 40 entries rehashed); larger ones move one
   // bucket per mutation plus whatever the cron gives them.
   static constexpr size_t kSyncRehashBuckets = 8;
@@ -371,6 +375,50 @@ class HashTable {
     }
   }
 
+  // Up to n entries from consecutive buckets starting at a random one, after Redis's
+  // dictGetSomeKeys (what eviction samples): one random entry of each non-empty bucket (Redis's
+  // buckets hold about one entry; taking every entry of a 7-slot bucket would leave the last
+  // ones of full buckets nearly never sampled). At most 10 * n buckets are visited; after a run
+  // of 5 empty buckets (and more than n) the walk jumps to another random bucket. Returns the
+  // number stored in out (fewer than n when the walk ran out; n is at most size()). An entry
+  // may appear twice in one draw only in a table of fewer than 10 * n buckets. Works while
+  // rehashing.
+  size_t some_entries(uint64_t rnd, Entry* out, size_t n) const {
+    if (n > size_) n = size_;
+    if (n == 0) return 0;
+    uint64_t state = rnd;
+    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
+    const size_t n1 = resizing() ? t_[1].n : 0;
+    const size_t total = n0 + n1;
+    auto bucket_at = [&](size_t k) -> const Bucket* {
+      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
+    };
+    const uint64_t r = ht_detail::splitmix(state);
+    size_t k = r % total;
+    uint64_t pick = r >> 32;  // 32 random bits, consumed 3 at a time
+    size_t got = 0, empty = 0;
+    for (size_t steps = 10 * n; steps > 0; --steps) {
+      const Bucket* b = bucket_at(k);
+      // A chained bucket may have emptied children: count them all.
+      const unsigned count = b->used() == 0 && !b->chained() ? 0 : chain_count(b);
+      if (count == 0) {
+        if (++empty >= 5 && empty > n) {
+          k = ht_detail::splitmix(state) % total;
+          empty = 0;
+          continue;
+        }
+      } else {
+        empty = 0;
+        if (pick < 8) pick = ht_detail::splitmix(state) | (uint64_t{1} << 63);
+        out[got++] = nth_in_chain(b, static_cast<unsigned>((pick & 7) * count >> 3));
+        pick >>= 3;
+        if (got == n) return got;
+      }
+      k = (k + 1 == total) ? 0 : k + 1;
+    }
+    return got;
+  }
+
   // True from the start of a resize until the old table is gone.
   bool rehashing() const { return resizing(); }
 
@@ -583,6 +631,14 @@ class HashTable {
     // The fork test only once the normal limit is passed: the common insert pays nothing for it.
     if (KEEL_UNLIKELY(size_ + 1 > t_[0].n * kMaxPerBucket) &&
         (!g_fork_child_exists || size_ + 1 > t_[0].n * kMaxPerBucket * kForkOverload)) {
+      // A table whose Traits may veto growth (the keyspace under a memory ceiling, as Redis's
+      // dictExpandAllowed) stays as it is until kVetoPerBucket entries per bucket.
+      if constexpr (requires(size_t n) { Traits::grow_allowed(n); }) {
+        if (t_[0].n != 0 && size_ + 1 <= t_[0].n * kVetoPerBucket &&
+            !Traits::grow_allowed(2 * t_[0].n * sizeof(Bucket))) {
+          return false;
+        }
+      }
       start_resize(buckets_for(size_ + 1, kMaxPerBucket));  // 2x
       return true;
     }

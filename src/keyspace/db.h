@@ -37,6 +37,11 @@ struct ObjectTraits {
     __builtin_prefetch(o);
     __builtin_prefetch(reinterpret_cast<const char*>(o) + Object::kPrefetchSpan - 1);
   }
+  // Redis's dictExpandAllowed for the keys and expires tables: under a memory ceiling a table
+  // does not double (new_bytes of buckets) when that would take used memory past maxmemory;
+  // it fills further (HashTable::kVetoPerBucket) and eviction keeps the keys within the
+  // ceiling meanwhile. Defined in keyspace/evict.cc.
+  static bool grow_allowed(size_t new_bytes);
 };
 using ObjectTable = HashTable<ObjectTraits>;
 
@@ -212,8 +217,8 @@ class Db {
   // afterwards, not from a pointer held from before.
   void set_expire(Slot& slot, int64_t when_ms);
   bool persist(Slot& slot);  // false when the key had no TTL
-  // Eviction (keyspace/evict.cc): n random keys (volatile_only: keys with a TTL) into out;
-  // returns how many (fewer when the table is smaller or empty).
+  // Eviction (keyspace/evict.cc): n uniformly random keys (volatile_only: keys with a TTL) into
+  // out; returns how many (fewer when the table is smaller or empty).
   size_t sample(bool volatile_only, Object** out, size_t n) const;
   // Evicts the key (stats, "evicted" event, the evicted hook, WATCH; no dirty count). With
   // `lazy` a big value is handed to the lazyfree thread. False when the key is gone.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "base/admission.h"
@@ -25,52 +26,79 @@ bool g_pending = false;           // a run cut short by its time budget goes on 
 constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE
 constexpr uint32_t kLfuInitVal = 5;
 
-// One candidate: the key (a copy: the object may be freed before it is picked), its db and its
-// score, higher = evict first.
+// One candidate: its object (to recognise a key sampled again without comparing names), its db,
+// its score (higher = evict first) and which of the pool's key buffers holds its name (a copy:
+// the object may be freed before the candidate is picked).
 struct Candidate {
-  uint64_t score = 0;
-  int db = 0;
-  std::string key;
+  uint64_t score;
+  const Object* obj;
+  int db;
+  uint32_t buf;
 };
 
-// Sorted by ascending score; n used. The strings keep their capacity between rounds.
+// A candidate's name: keys up to 64 bytes (nearly all) are copied into the fixed buffer, longer
+// ones into a string that keeps its capacity. Either way a warm pool never allocates.
+struct Name {
+  static constexpr size_t kInline = 64;
+  size_t len = 0;
+  char bytes[kInline];
+  std::string longer;
+
+  void assign(std::string_view k) {
+    len = k.size();
+    if (len <= kInline) {
+      memcpy(bytes, k.data(), len);
+    } else {
+      longer.assign(k);
+    }
+  }
+  std::string_view view() const { return len <= kInline ? std::string_view(bytes, len) : std::string_view(longer); }
+};
+
+// Candidates sorted by ascending score; n used. Candidates move as small plain structs; the
+// names stay in their buffers (the buf fields of all kPoolSize slots, used or not, are always a
+// permutation of 0..kPoolSize-1).
 struct Pool {
   Candidate c[kPoolSize];
+  Name names[kPoolSize];
   size_t n = 0;
 
-  void offer(uint64_t score, int db, std::string_view key) {
+  Pool() {
+    for (size_t i = 0; i < kPoolSize; i++) c[i] = Candidate{0, nullptr, 0, static_cast<uint32_t>(i)};
+  }
+
+  void offer(uint64_t score, int db, const Object* o) {
     if (n == kPoolSize && score <= c[0].score) return;  // worse than everything kept
     for (size_t i = 0; i < n; i++) {
-      if (c[i].db == db && c[i].key == key) return;  // already a candidate
+      // The same object in the same db is the same key unless the object was freed and its
+      // block reused for another key: only then do the names differ.
+      if (c[i].obj == o && c[i].db == db && names[c[i].buf].view() == o->key()) return;  // already in
     }
     // k: the first slot whose score is higher (the new candidate goes just before it).
     size_t k = 0;
     while (k < n && c[k].score < score) k++;
+    uint32_t buf;
     if (n < kPoolSize) {
-      // Shift the higher ones right, reusing the string of the slot that falls off the end.
-      std::string spare = std::move(c[n].key);
-      for (size_t i = n; i > k; i--) c[i] = std::move(c[i - 1]);
-      c[k].key = std::move(spare);
+      // Shift the higher ones right; the unused slot at the end lends its buffer.
+      buf = c[n].buf;
+      for (size_t i = n; i > k; i--) c[i] = c[i - 1];
       n++;
     } else {
-      // Full: drop the lowest (slot 0), shift the lower ones left.
+      // Full: drop the lowest (slot 0) and take its buffer; shift the lower ones left.
       k--;
-      std::string spare = std::move(c[0].key);
-      for (size_t i = 0; i < k; i++) c[i] = std::move(c[i + 1]);
-      c[k].key = std::move(spare);
+      buf = c[0].buf;
+      for (size_t i = 0; i < k; i++) c[i] = c[i + 1];
     }
-    c[k].score = score;
-    c[k].db = db;
-    c[k].key.assign(key);
+    c[k] = Candidate{score, o, db, buf};
+    names[buf].assign(o->key());
   }
 
-  // Removes the best candidate (the last) into out.
-  bool pop(Candidate* out) {
+  // Removes the best candidate (the last); its name stays valid until the next offer.
+  bool pop(int* db, std::string_view* key) {
     if (n == 0) return false;
     n--;
-    std::swap(out->key, c[n].key);
-    out->score = c[n].score;
-    out->db = c[n].db;
+    *db = c[n].db;
+    *key = names[c[n].buf].view();
     return true;
   }
 };
@@ -121,52 +149,58 @@ size_t over_ceiling() {
   return used > g_options.maxmemory ? used - g_options.maxmemory : 0;
 }
 
-// Picks the next key to evict: fills the pool from every db and takes its best candidate that
-// still exists, or a random key for the random policies. False when nothing can be evicted.
-bool pick(int* db_out, std::string* key_out) {
+// Evicts one key by the policy: the pool's best candidate that still exists (refilled from
+// every db first), or a random key for the random policies. False when nothing can be evicted.
+bool evict_one(bool lazy) {
   Keyspace& ks = keyspace();
   const int policy = g_options.policy;
   const bool volatile_only = volatile_policy(policy);
   Object* sample[64];
   if (policy == kPolicyAllkeysRandom || policy == kPolicyVolatileRandom) {
     static int next_db = 0;
+    // Reused across calls: the eviction path never allocates once warm.
+    static std::string key;
     for (int i = 0; i < ks.count(); i++) {
       const int j = next_db++ % ks.count();
-      if (ks.db(j).sample(volatile_only, sample, 1) == 1 && sample[0] != nullptr) {
-        *db_out = j;
-        key_out->assign(sample[0]->key());
-        return true;
+      if (ks.db(j).sample(volatile_only, sample, 1) == 1) {
+        key.assign(sample[0]->key());
+        return ks.db(j).evict(key, lazy);
       }
     }
     return false;
   }
   Pool& p = pool();
+  const size_t want = static_cast<size_t>(std::clamp<int64_t>(g_options.samples, 1, 64));
   for (;;) {
     size_t total = 0;
-    const size_t want = static_cast<size_t>(std::min<int64_t>(g_options.samples, 64));
     for (int i = 0; i < ks.count(); i++) {
       Db& db = ks.db(i);
+      const size_t keys = volatile_only ? db.expires_count() : db.size();
+      if (keys == 0) continue;
+      total += keys;
       const size_t n = db.sample(volatile_only, sample, want);
-      total += volatile_only ? db.expires_count() : db.size();
-      for (size_t k = 0; k < n; k++) {
-        if (sample[k] != nullptr) p.offer(score_of(sample[k], policy), i, sample[k]->key());
-      }
+      for (size_t k = 0; k < n; k++) p.offer(score_of(sample[k], policy), i, sample[k]);
     }
     if (total == 0) return false;
-    Candidate best;
-    while (p.pop(&best)) {
-      Db& db = ks.db(best.db);
-      const Object* o = db.peek(KeyRef::of(best.key));
-      if (o == nullptr || (volatile_only && !o->has_expire())) continue;  // gone meanwhile
-      *db_out = best.db;
-      std::swap(*key_out, best.key);
-      return true;
+    int dbid = 0;
+    std::string_view key;
+    while (p.pop(&dbid, &key)) {
+      Db& db = ks.db(dbid);
+      if (volatile_only) {
+        const Object* o = db.peek(KeyRef::of(key));
+        if (o == nullptr || !o->has_expire()) continue;  // gone (or persisted) meanwhile
+      }
+      if (db.evict(key, lazy)) return true;  // false: gone meanwhile
     }
     // Every candidate was stale: sample again.
   }
 }
 
 }  // namespace
+
+bool ObjectTraits::grow_allowed(size_t new_bytes) {
+  return g_options.maxmemory == 0 || used_memory_fast() + new_bytes <= g_options.maxmemory;
+}
 
 EvictionOptions& eviction_options() { return g_options; }
 EvictionStats& eviction_stats() { return g_stats; }
@@ -210,16 +244,12 @@ EvictResult perform_evictions() {
     const uint64_t limit = time_limit_us();
     const bool lazy = g_options.lazy_eviction;
     size_t keys_freed = 0;
-    int dbid = 0;
-    std::string key;
-    key.reserve(64);
     result = EvictResult::kOk;
     while (to_free > 0) {
-      if (!pick(&dbid, &key)) {
+      if (!evict_one(lazy)) {
         result = EvictResult::kFail;
         break;
       }
-      keyspace().db(dbid).evict(key, lazy);
       keys_freed++;
       if ((keys_freed & 15) == 0) {
         if (static_cast<uint64_t>(monotonic_us() - start) > limit) {

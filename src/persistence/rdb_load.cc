@@ -652,9 +652,11 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
   ValueLoader values(in, deep);
   const int64_t now = mstime();
   const uint32_t lru_now = static_cast<uint32_t>(now / 1000);
+  const uint32_t lfu_minute = static_cast<uint32_t>(now / 60000) & 65535;
   int db = 0;
   int64_t expire = -1;
   int64_t idle = -1;
+  int freq = -1;  // RDB_OPCODE_FREQ's LFU counter for the next key
   std::string k, v;
   const bool paced = t.paced();
   for (;;) {
@@ -672,7 +674,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
         expire = static_cast<int64_t>(in.u64_le());
         continue;
       case kRdbOpFreq:
-        (void)in.byte();  // Keel keeps no LFU counter yet
+        freq = in.byte();
         continue;
       case kRdbOpIdle:
         idle = static_cast<int64_t>(std::min<uint64_t>(in.len(), INT64_MAX));
@@ -738,7 +740,13 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
             o.reset(Object::with_expire(o.release(), expire));
             pr.expires++;
           }
-          o->set_lru(idle >= 0 ? lru_now - static_cast<uint32_t>(std::min<int64_t>(idle, lru_now)) : lru_now);
+          if (g_clock.lfu) {
+            // Redis's objectSetLRUOrLFU under an LFU policy: the saved counter, or LFU_INIT_VAL
+            // (5) as for any new key, stamped with the current minute.
+            o->set_lru(lfu_minute << 8 | static_cast<uint32_t>(freq >= 0 ? freq : 5));
+          } else {
+            o->set_lru(idle >= 0 ? lru_now - static_cast<uint32_t>(std::min<int64_t>(idle, lru_now)) : lru_now);
+          }
           if (expire != -1 && expire < now) pr.already_expired++;
           if (expire != -1 && expire < now && t.drop_expired()) {
             o.reset();
@@ -754,6 +762,7 @@ void load_stream(RdbIn& in, LoadTarget& t, bool deep, bool checksum, LoadProgres
         }
         expire = -1;
         idle = -1;
+        freq = -1;
         if (KEEL_UNLIKELY(paced)) t.after_key(in.offset(), pr);
         continue;
       }

@@ -18,6 +18,7 @@
 #include "ds/intset.h"
 #include "ds/listpack.h"
 #include "ds/quicklist.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_format.h"
@@ -241,6 +242,17 @@ void rdb_write_key(RdbOut& out, const Object& o, int version, bool compress) {
   if (o.has_expire()) {
     out.put_byte(kRdbOpExpireTimeMs);
     out.put_u64_le(static_cast<uint64_t>(o.expire_ms()));
+  }
+  // As Redis's rdbSaveKeyValuePair: under an LRU policy the idle time in seconds, under an LFU
+  // policy the (decayed) counter, so that a restart or DEBUG RELOAD keeps the eviction order.
+  const int policy = eviction_options().policy;
+  if (policy == kPolicyAllkeysLru || policy == kPolicyVolatileLru) {
+    const uint32_t now = g_clock.lru_clock;
+    out.put_byte(kRdbOpIdle);
+    out.put_len(now >= o.lru() ? now - o.lru() : 0);
+  } else if (policy == kPolicyAllkeysLfu || policy == kPolicyVolatileLfu) {
+    out.put_byte(kRdbOpFreq);
+    out.put_byte(static_cast<uint8_t>(lfu_decayed_counter(&o)));
   }
   const std::string_view key = o.key();
   write_object(out, o, &key, version, compress);

@@ -144,6 +144,63 @@ test "Selectors: any selector allowing the command admits it" {
     assert_equal {user s1 on #30c952fab122c3f9759f02a6d95c3758b246b4fee239957b2d4fee46e26170c4 ~a* resetchannels -@all +get} [lsearch -inline [r acl list] {user s1 *}]
 }
 
+# Keel answers the common shapes (one "prefix*" pattern, a key at a fixed position) inline and
+# everything else with the full check: both must agree with glob matching.
+test "Key patterns: prefix* patterns, short and long keys, other shapes" {
+    r acl setuser p1 on >pw ~app:* +@all
+    set c [acl_client p1 pw]
+    assert_equal OK [$c set app:12345678 v]
+    assert_equal v [$c get app:12345678]
+    assert_equal OK [$c set app:1 v]
+    assert_equal {} [$c get app:]
+    # SET ... GET reads too: a pattern granting both allows it.
+    assert_equal v [$c set app:12345678 w GET]
+    assert_error {NOPERM*} {$c get apx:12345678}
+    assert_error {NOPERM*} {$c get APP:12345678}
+    assert_error {NOPERM*} {$c set ap v}
+    assert_error {NOPERM*} {$c set other:12345678 v}
+    # Commands without keys, and keys elsewhere than one fixed position.
+    assert_equal PONG [$c ping]
+    assert_equal OK [$c mset app:a 1 app:b 2]
+    assert_error {NOPERM*} {$c mset app:a 1 bpp:b 2}
+    $c close
+    # A prefix of exactly 8 bytes, one longer than 8, one with other glob characters.
+    r acl setuser p2 on >pw ~abcdefgh* ~application:* ~x?z* +@all
+    set c [acl_client p2 pw]
+    assert_equal OK [$c set abcdefgh v]
+    assert_equal OK [$c set abcdefgh:more v]
+    assert_error {NOPERM*} {$c set abcdefgX v}
+    assert_equal OK [$c set application:12 v]
+    assert_error {NOPERM*} {$c set applicatioN:12 v}
+    assert_equal OK [$c set xyz12345678 v]
+    assert_error {NOPERM*} {$c set xzy12345678 v}
+    $c close
+    # Read-only pattern: SET (write) and SET ... GET are refused, GET is allowed.
+    r acl setuser p3 on >pw %R~app:* +@all
+    set c [acl_client p3 pw]
+    assert_equal w [$c get app:12345678]
+    assert_error {NOPERM*} {$c set app:12345678 v}
+    assert_error {NOPERM*} {$c set app:12345678 v GET}
+    $c close
+    # A command the root selector forbids; a selector that allows what the root does not.
+    r acl setuser p4 on >pw ~app:* +@all -get {(~other:* +get)}
+    set c [acl_client p4 pw]
+    assert_equal OK [$c set app:12345678 v]
+    assert_error {NOPERM*} {$c get app:12345678}
+    assert_equal {} [$c get other:12345678]
+    $c close
+    # A denial is logged as before.
+    r acl log reset
+    set c [acl_client p1 pw]
+    catch {$c get nope:12345678}
+    $c close
+    set e [lindex [r acl log] 0]
+    assert_equal key [dict get $e reason]
+    assert_equal nope:12345678 [dict get $e object]
+    assert_equal p1 [dict get $e username]
+    foreach u {p1 p2 p3 p4} { r acl deluser $u }
+}
+
 test "ACL DRYRUN" {
     # Redis 7.2's texts name the user (7.0: "This user has no permissions ...").
     assert_equal OK [r acl dryrun k1 get r1]

@@ -161,6 +161,47 @@ test "OBJECT FREQ: the LFU counter (and the errors of the other policy)" {
     r config set maxmemory-policy noeviction
 }
 
+test "The LFU counter and the LRU idle time survive a reload (RDB FREQ and IDLE)" {
+    r flushall
+    r config set maxmemory-policy allkeys-lfu
+    restore_with hot FREQ 200
+    r set fresh v
+    r debug reload
+    assert_equal 200 [r object freq hot]
+    assert_equal 5 [r object freq fresh]
+    r config set maxmemory-policy allkeys-lru
+    restore_with idle IDLETIME 1000
+    r debug reload
+    # Seconds clocks read at different moments: a second either way.
+    assert_range [r object idletime idle] 999 1005
+    r config set maxmemory-policy noeviction
+}
+
+test "A key loaded under an LFU policy without a saved counter starts at LFU_INIT_VAL" {
+    r flushall
+    # Saved under noeviction: the RDB holds neither FREQ nor IDLE.
+    restore_with k IDLETIME 100000
+    r save
+    r config set maxmemory-policy allkeys-lfu
+    r debug reload nosave
+    assert_equal 5 [r object freq k]
+    r config set maxmemory-policy noeviction
+}
+
+test "Reads touch the LRU idle time" {
+    r flushall
+    r config set maxmemory-policy allkeys-lru
+    restore_with k IDLETIME 1000
+    assert_range [r object idletime k] 1000 1002
+    r get k
+    assert_range [r object idletime k] 0 1
+    # EXISTS looks without touching, as in Redis.
+    restore_with h IDLETIME 1000
+    assert_equal 1 [r exists h]
+    assert_range [r object idletime h] 1000 1002
+    r config set maxmemory-policy noeviction
+}
+
 foreach policy {allkeys-lru allkeys-lfu allkeys-random volatile-lru volatile-lfu volatile-random volatile-ttl} {
     test "$policy: writes past the ceiling evict and memory stays near maxmemory" {
         r flushall
