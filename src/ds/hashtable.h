@@ -375,50 +375,6 @@ class HashTable {
     }
   }
 
-  // Up to n entries from consecutive buckets starting at a random one, after Redis's
-  // dictGetSomeKeys (what eviction samples): one random entry of each non-empty bucket (Redis's
-  // buckets hold about one entry; taking every entry of a 7-slot bucket would leave the last
-  // ones of full buckets nearly never sampled). At most 10 * n buckets are visited; after a run
-  // of 5 empty buckets (and more than n) the walk jumps to another random bucket. Returns the
-  // number stored in out (fewer than n when the walk ran out; n is at most size()). An entry
-  // may appear twice in one draw only in a table of fewer than 10 * n buckets. Works while
-  // rehashing.
-  size_t some_entries(uint64_t rnd, Entry* out, size_t n) const {
-    if (n > size_) n = size_;
-    if (n == 0) return 0;
-    uint64_t state = rnd;
-    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
-    const size_t n1 = resizing() ? t_[1].n : 0;
-    const size_t total = n0 + n1;
-    auto bucket_at = [&](size_t k) -> const Bucket* {
-      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
-    };
-    const uint64_t r = ht_detail::splitmix(state);
-    size_t k = r % total;
-    uint64_t pick = r >> 32;  // 32 random bits, consumed 3 at a time
-    size_t got = 0, empty = 0;
-    for (size_t steps = 10 * n; steps > 0; --steps) {
-      const Bucket* b = bucket_at(k);
-      // A chained bucket may have emptied children: count them all.
-      const unsigned count = b->used() == 0 && !b->chained() ? 0 : chain_count(b);
-      if (count == 0) {
-        if (++empty >= 5 && empty > n) {
-          k = ht_detail::splitmix(state) % total;
-          empty = 0;
-          continue;
-        }
-      } else {
-        empty = 0;
-        if (pick < 8) pick = ht_detail::splitmix(state) | (uint64_t{1} << 63);
-        out[got++] = nth_in_chain(b, static_cast<unsigned>((pick & 7) * count >> 3));
-        pick >>= 3;
-        if (got == n) return got;
-      }
-      k = (k + 1 == total) ? 0 : k + 1;
-    }
-    return got;
-  }
-
   // True from the start of a resize until the old table is gone.
   bool rehashing() const { return resizing(); }
 

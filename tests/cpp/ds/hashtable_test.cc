@@ -242,10 +242,8 @@ TEST(HashTable, GrowthVetoedUntilTheHardLimit) {
   while (t.size() < 8 * buckets) add();
   EXPECT_EQ(t.bucket_count(), buckets);
   EXPECT_EQ(g_grow_asked_bytes, 2 * buckets * 64);
-  // Every entry is still found, and sampling sees them.
+  // Every entry is still found.
   for (size_t k = 0; k < i; ++k) ASSERT_NE(t.find(key_of(k), hash_key(key_of(k))), nullptr);
-  Item* some[5];
-  EXPECT_EQ(t.some_entries(7, some, 5), 5u);
   // One more grows anyway.
   add();
   EXPECT_GT(t.bucket_count(), buckets);
@@ -255,37 +253,6 @@ TEST(HashTable, GrowthVetoedUntilTheHardLimit) {
   const size_t b2 = t.bucket_count();
   while (t.size() < 5 * b2 + 1) add();
   EXPECT_GT(t.bucket_count(), b2);
-}
-
-TEST(HashTable, SomeEntriesFromConsecutiveBuckets) {
-  Pool pool;
-  Table t;
-  Item* out[64];
-  EXPECT_EQ(t.some_entries(1, out, 5), 0u);
-  for (int k = 0; k < 3; ++k) {
-    Item* it = pool.make(key_of(k));
-    t.insert(it, hash_key(it->key));
-  }
-  // Fewer entries than asked: as many as there are (in a tiny table the walk wraps, so an
-  // entry may come twice).
-  const size_t n = t.some_entries(99, out, 10);
-  EXPECT_EQ(n, 3u);
-  for (size_t k = 0; k < n; ++k) EXPECT_NE(t.find(out[k]->key, hash_key(out[k]->key)), nullptr);
-  for (int k = 3; k < 10000; ++k) {
-    Item* it = pool.make(key_of(k));
-    t.insert(it, hash_key(it->key));
-  }
-  // Over many draws nearly every entry turns up (100000 samples of 10000 entries: a uniform
-  // sampler misses about 5; taking all entries of each bucket missed 1600, the last slots of
-  // full buckets).
-  std::unordered_set<Item*> all;
-  std::mt19937_64 rng(test_seed());
-  for (int d = 0; d < 20000; ++d) {
-    const size_t m = t.some_entries(rng(), out, 5);
-    ASSERT_EQ(m, 5u);
-    all.insert(out, out + m);
-  }
-  EXPECT_GT(all.size(), 9800u);
 }
 
 TEST(HashTable, InsertFindEraseReplace) {
