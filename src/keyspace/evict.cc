@@ -140,12 +140,18 @@ uint64_t time_limit_us() {
 }
 
 // Whether eviction may run now (Redis's isSafeToPerformEvictions): not while loading, nor while
-// CLIENT PAUSE keeps the dataset still.
-bool safe_to_evict() { return !g_clock.loading && !g_clock.expire_paused; }
+// CLIENT PAUSE keeps the dataset still, nor on a replica with replica-ignore-maxmemory yes.
+// A replica holds expiry (g_clock.expire_paused) but may evict unless replica-ignore-maxmemory.
+bool safe_to_evict() { return !g_clock.loading && !g_admission_gates.paused && !g_options.replica_ignore; }
 
 // Bytes above the ceiling (0 when under it).
 size_t over_ceiling() {
-  const size_t used = used_memory_fast();
+  size_t used = used_memory_fast();
+  if (KEEL_LIKELY(used <= g_options.maxmemory)) return 0;
+  if (g_options.not_counted != nullptr) {
+    const size_t nc = g_options.not_counted();
+    used = used > nc ? used - nc : 0;
+  }
   return used > g_options.maxmemory ? used - g_options.maxmemory : 0;
 }
 

@@ -35,6 +35,13 @@ struct EvictionOptions {
   int64_t lfu_log_factor = 10;
   int64_t lfu_decay_time = 1;  // minutes per counter decrement; 0 = never decay
   bool lazy_eviction = false;  // lazyfree-lazy-eviction
+  // A replica with replica-ignore-maxmemory yes (set by server/replication.cc): no eviction
+  // and no -OOM (Redis's isSafeToPerformEvictions); the master's DELs keep it in step.
+  bool replica_ignore = false;
+  // Memory left out of the comparison with maxmemory (Redis's freeMemoryGetNotCountedMemory:
+  // replica output buffers, the AOF buffer), installed by the server; asked only when used
+  // memory is over the ceiling.
+  size_t (*not_counted)() = nullptr;
 };
 EvictionOptions& eviction_options();
 // After any of the options changed (CONFIG SET, the config file): the LFU flag of the

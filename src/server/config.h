@@ -79,6 +79,7 @@ struct ReplOptions {
   int64_t announce_port = 0;  // replica-announce-port: sent as REPLCONF listening-port when set
   bool announced = true;      // replica-announced: INFO's replica_announced (Sentinel hides 0)
   bool read_only = true, serve_stale = true, diskless_sync = true;
+  bool ignore_maxmemory = true;  // replica-ignore-maxmemory: a replica never evicts
 };
 ReplOptions repl_options();
 // REPLICAOF at run time changes what CONFIG GET replicaof / REWRITE show.

@@ -18,7 +18,7 @@ struct Misc {
   bool rdb_del_sync_files = false, dynamic_hz = true, always_show_logo = false;
   bool set_proc_title = true, syslog_enabled = false;
   bool activedefrag = false;
-  bool replica_serve_stale = true, replica_read_only = true;
+  bool replica_serve_stale = true, replica_read_only = true, replica_ignore_maxmemory = true;
   bool repl_diskless_sync = true, io_threads_do_reads = false;
   int64_t active_expire_effort = 1, busy_reply_threshold = 5000;
   int64_t acllog_max_len = 128, io_threads = 1;
@@ -157,6 +157,8 @@ void add_ignored_bools(std::vector<Directive>* v) {
   v->push_back(b("repl-disable-tcp-nodelay", nullptr, 0,
                KEEL_REF(misc().repl_disable_tcp_nodelay), false));
   v->push_back(b("replica-announced", nullptr, 0, KEEL_REF(misc().replica_announced), true));
+  v->push_back(b("replica-ignore-maxmemory", "slave-ignore-maxmemory", 0,
+                 KEEL_REF(misc().replica_ignore_maxmemory), true));
   v->push_back(b("cluster-enabled", nullptr, kImmutable, KEEL_REF(misc().cluster_enabled), false));
 }
 
@@ -267,6 +269,7 @@ ReplOptions repl_options() {
   o.min_to_write = m.min_replicas_to_write;
   o.min_max_lag = m.min_replicas_max_lag;
   o.read_only = m.replica_read_only;
+  o.ignore_maxmemory = m.replica_ignore_maxmemory;
   o.serve_stale = m.replica_serve_stale;
   o.diskless_sync = m.repl_diskless_sync;
   o.diskless_sync_delay = m.repl_diskless_sync_delay;

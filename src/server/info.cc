@@ -223,9 +223,8 @@ void info_memory(std::string& out, Server& srv) {
   line(out, "maxmemory_policy:%s", kPolicyNames[eo.policy & 7]);
   line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
   line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
-  // What Redis leaves out of the maxmemory comparison (replica buffers, the AOF buffer): none
-  // of those exist here yet.
-  line(out, "mem_not_counted_for_evict:0");
+  // What the maxmemory comparison leaves out (replica output buffers, the AOF buffer).
+  line(out, "mem_not_counted_for_evict:%zu", memory_not_counted_for_evict());
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
   // What the lazyfree thread (base/lazyfree.h) has queued and has freed: big values, flushed

@@ -46,7 +46,9 @@
 #include "commands/replication_api.h"
 #include "commands/session.h"
 #include "commands/tracking.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
+#include "persistence/aof.h"
 #include "persistence/persistence.h"
 #include "persistence/rdb_bgsave.h"
 #include "persistence/rdb_io.h"
@@ -1093,6 +1095,7 @@ void update_gates() {
   g_admission_gates.noreplicas = noreplicas;
   g_admission_gates.masterdown = g_is_replica && !o.serve_stale && g_link.state != LinkState::kConnected;
   g_admission_gates.replica_ro = g_is_replica && o.read_only;
+  eviction_options().replica_ignore = g_is_replica && o.ignore_maxmemory;
 }
 
 void set_replica_mode(bool on) {
@@ -1338,7 +1341,14 @@ void backlog_ttl_check(int64_t now, const ReplOptions& o) {
 
 }  // namespace
 
+size_t memory_not_counted_for_evict() {
+  size_t n = aof_state().buf.size();
+  for (const ReplicaInfo& r : g_replicas) n += out_bytes(r.c) + r.pending.size();
+  return n;
+}
+
 void replication_init() {
+  eviction_options().not_counted = memory_not_counted_for_evict;
   g_replication_hooks.replconf = hook_replconf;
   g_replication_hooks.psync = hook_psync;
   g_replication_hooks.replicaof = hook_replicaof;

@@ -2,6 +2,7 @@
 // propagation sink, streaming to replicas, WAIT) and the replica side (REPLICAOF, the
 // handshake, loading the master's RDB, applying its stream). See server/README.md.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -23,6 +24,10 @@ void replication_before_sleep();
 bool replication_kill_master_link();
 // INFO replication.
 std::string replication_info();
+// What eviction leaves out of used memory (INFO mem_not_counted_for_evict), as Redis: the
+// replicas' output buffers (and the stream buffered for a replica while it syncs) and the AOF
+// buffer.
+size_t memory_not_counted_for_evict();
 // End of the last write command in the replication stream (not PINGs nor GETACKs). The client
 // loop copies it into Client::repl_woff when a command moved it: WAIT waits for the waiting
 // client's own last write, as Redis's c->woff.

@@ -264,3 +264,51 @@ start_server {tags {repl} overrides {replica-serve-stale-data no}} {
         assert_equal {} [server_info master_link_status]
     }
 }
+
+# The memory ceiling on both sides: a replica with replica-ignore-maxmemory yes (the default)
+# never evicts (the master's DELs keep it in step), with no it does; a master leaves its
+# replicas' output buffers out of used memory (INFO mem_not_counted_for_evict). Checked against
+# redis-server 7.0.15 (the same scenario with its replica).
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
+    start_server {tags {repl}} {
+        test "replica-ignore-maxmemory: a replica over its ceiling keeps every key unless set to no" {
+            assert_equal {replica-ignore-maxmemory yes} [r config get replica-ignore-maxmemory]
+            assert_equal {slave-ignore-maxmemory yes} [r config get slave-ignore-maxmemory]
+            r -1 flushall
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_caught_up 0 -1
+            r config set maxmemory-policy allkeys-random
+            r config set maxmemory [expr {[server_info used_memory] + 200000}]
+            for {set i 0} {$i < 2000} {incr i} { r -1 set key:$i [string repeat x 200] }
+            wait_caught_up 0 -1
+            assert_equal 2000 [r dbsize]
+            assert_equal 0 [server_info evicted_keys]
+            r config set replica-ignore-maxmemory no
+            r -1 set one-more x
+            wait_caught_up 0 -1
+            wait_for_condition 100 20 {[server_info evicted_keys] > 0}
+            assert {[r dbsize] < 2000}
+            r config set maxmemory 0
+            r config set replica-ignore-maxmemory yes
+            r replicaof no one
+        }
+
+        test "mem_not_counted_for_evict counts a stalled replica's output buffer" {
+            r -1 flushall
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_caught_up 0 -1
+            assert_equal 0 [server_info mem_not_counted_for_evict -1]
+            exec kill -STOP [srv pid]
+            set value [string repeat v 10000]
+            for {set i 0} {$i < 2000} {incr i} { r -1 set big:$i $value }
+            set held [server_info mem_not_counted_for_evict -1]
+            exec kill -CONT [srv pid]
+            assert {$held > 5000000}
+            wait_caught_up 0 -1
+            # Keel: back to 0 once drained (Redis 7.0's shared replication buffer keeps the part
+            # over repl-backlog-size until it trims it, so this line is Keel's own).
+            wait_for_condition 100 20 {[server_info mem_not_counted_for_evict -1] == 0}
+            r replicaof no one
+        }
+    }
+}
