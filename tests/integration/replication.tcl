@@ -312,3 +312,31 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
         }
     }
 }
+
+# Promotion after the master dies: every write that WAIT reported as acknowledged by the replica
+# is on it once it is promoted (a partition at the worst moment loses only unacknowledged ones).
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
+    start_server {tags {repl}} {
+        test "Writes acknowledged by WAIT survive the master's SIGKILL and the replica's promotion" {
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_caught_up 0 -1
+            set acked 0
+            for {set i 0} {$i < 300} {incr i} {
+                r -1 set ack:$i $i
+                r -1 rpush acklist $i
+                r -1 hset ackhash f$i $i
+                if {[r -1 wait 1 2000] == 1} { incr acked }
+            }
+            assert_equal 300 $acked
+            # Unacknowledged writes may follow; the promoted replica need not have them.
+            r -1 set late 1
+            kill_server -1 -kill
+            assert_equal OK [r replicaof no one]
+            assert_equal master [lindex [r role] 0]
+            for {set i 0} {$i < 300} {incr i} { assert_equal $i [r get ack:$i] }
+            assert_equal 300 [r llen acklist]
+            assert_equal 300 [r hlen ackhash]
+            assert_equal OK [r set after-promotion 1]
+        }
+    }
+}
