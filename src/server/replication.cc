@@ -110,6 +110,12 @@ struct Backlog {
 
 StreamEncoder g_enc;
 Buffer g_scratch;
+// repl-backlog-size (at least 16 KB), copied by create_backlog and every cron tick so that
+// feeding the stream (once per write command) does not read the whole ReplOptions.
+size_t g_backlog_cap = 1 << 20;
+void refresh_backlog_cap(const ReplOptions& o) {
+  g_backlog_cap = static_cast<size_t>(std::max<int64_t>(o.backlog_size, 16 * 1024));
+}
 bool g_applying_master = false;
 bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's stream is being applied: not re-encoded
 int64_t g_last_ping_ms = 0;
@@ -162,7 +168,7 @@ void feed_raw(const char* p, size_t n) {
   if (!g_backlog.active) return;
   g_backlog.data.append(p, n);
   g_master_off += static_cast<int64_t>(n);
-  const size_t cap = static_cast<size_t>(std::max<int64_t>(repl_options().backlog_size, 16 * 1024));
+  const size_t cap = g_backlog_cap;
   if (g_backlog.data.size() > 2 * cap) {
     const size_t drop = g_backlog.data.size() - cap;
     g_backlog.data.erase(0, drop);
@@ -204,6 +210,7 @@ void create_backlog() {
   g_backlog.active = true;
   g_backlog.data.clear();
   g_backlog.first = g_master_off + 1;
+  refresh_backlog_cap(repl_options());
   g_enc.reset();
   if (!g_sink_attached) {
     propagation_add_sink(&g_sink);
@@ -1365,6 +1372,7 @@ void replication_start() {
 void replication_cron() {
   const int64_t now = mstime();
   const ReplOptions o = repl_options();
+  refresh_backlog_cap(o);
   switch (g_link.state) {
     case LinkState::kConnect:
       if (now - g_last_connect_ms >= 1000) {
