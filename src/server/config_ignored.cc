@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "server/config_internal.h"
+#include "server/replication.h"
 
 namespace keel {
 namespace config_detail {
@@ -167,8 +168,12 @@ void add_ignored_numbers(std::vector<Directive>* v) {
                Num::kI64, 1, 10, "1"));
   v->push_back(n("io-threads", nullptr, kImmutable, KEEL_REF(misc().io_threads), Num::kI64, 1, 128,
                "1"));
-  v->push_back(n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
-               Num::kI64, 1, kLongMax, "1048576"));
+  {
+    Directive d = n("repl-backlog-size", nullptr, kMemory, KEEL_REF(misc().repl_backlog_size),
+                    Num::kI64, 1, kLongMax, "1048576");
+    d.post = [] { replication_options_changed(); };  // the backlog is trimmed to it at once
+    v->push_back(d);
+  }
   v->push_back(n("repl-backlog-ttl", nullptr, 0, KEEL_REF(misc().repl_backlog_ttl), Num::kI64, 0,
                kLongMax, "3600"));
   v->push_back(n("repl-timeout", nullptr, 0, KEEL_REF(misc().repl_timeout), Num::kI64, 1, kIntMax,

@@ -1354,6 +1354,8 @@ size_t memory_not_counted_for_evict() {
   return n;
 }
 
+void replication_options_changed() { refresh_backlog_cap(repl_options()); }
+
 void replication_init() {
   eviction_options().not_counted = memory_not_counted_for_evict;
   g_replication_hooks.replconf = hook_replconf;

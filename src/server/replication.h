@@ -22,6 +22,8 @@ void replication_client_closed(Client* c);
 void replication_before_sleep();
 // CLIENT KILL TYPE master: drops the link to our master (true when there was one up).
 bool replication_kill_master_link();
+// After CONFIG SET of a replication directive the stream's hot path copies (repl-backlog-size).
+void replication_options_changed();
 // INFO replication.
 std::string replication_info();
 // What eviction leaves out of used memory (INFO mem_not_counted_for_evict), as Redis: the
