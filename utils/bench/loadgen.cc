@@ -17,6 +17,8 @@
 // With --rate R a connection sends its next batch only while the requests issued so far stay
 // within R per second since the start (an offered load, for "does the server keep up with this
 // rate while it does something else"); waiting connections are retried every millisecond.
+// Any other command: give it after the options, as to redis-benchmark (`keel-loadgen -P 16
+// -r 100000 XACK s g __rand_int__-1`); each __rand_int__ becomes 12 random digits below -r.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -50,6 +52,7 @@ struct Options {
   bool csv = false;
   bool plain_keys = false;  // --plain-keys: "key:N" unpadded, the names DEBUG POPULATE gives
   long rate = 0;            // --rate R: at most R requests per second in all (0: as fast as possible)
+  std::vector<std::string> command;  // a command given after the options (instead of -t)
 };
 
 struct Conn {
@@ -116,7 +119,20 @@ class Generator {
     } else {
       std::snprintf(key, sizeof key, "key:__rand_int__");
     }
-    if (o_.test == "ping") {
+    if (!o_.command.empty()) {
+      bulk_header(out, int(o_.command.size()));
+      for (const std::string& arg : o_.command) {
+        std::string a = arg;
+        for (size_t at = a.find("__rand_int__"); o_.keyspace > 0 && at != std::string::npos;
+             at = a.find("__rand_int__", at + 12)) {
+          char digits[24];
+          const auto r = uint64_t((unsigned __int128)next() * uint64_t(o_.keyspace) >> 64);
+          std::snprintf(digits, sizeof digits, "%012ld", long(r));
+          a.replace(at, 12, digits);
+        }
+        bulk(out, a);
+      }
+    } else if (o_.test == "ping") {
       out += "*1\r\n$4\r\nPING\r\n";
     } else if (o_.test == "get") {
       bulk_header(out, 2);
@@ -350,11 +366,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: keel-loadgen [-p port] [-c conns] [-P pipeline] [-n requests]\n"
                  "                    [-r keyspace] [-d value-bytes] [-t get|set|ping] [--csv]\n"
-                 "                    [--plain-keys] [--rate requests-per-second]\n");
+                 "                    [--plain-keys] [--rate requests-per-second]\n"
+                 "                    [command args... (__rand_int__: a random number below -r)]\n");
     std::exit(2);
   };
   for (int i = 1; i < argc; i++) {
     const std::string_view a = argv[i];
+    if (a[0] != '-') {  // the command: the rest of the line
+      for (; i < argc; i++) o.command.emplace_back(argv[i]);
+      o.test = o.command[0];
+      break;
+    }
     if (a == "--csv") {
       o.csv = true;
       continue;
@@ -376,7 +398,7 @@ int main(int argc, char** argv) {
     else usage();
   }
   if (o.conns < 1 || o.pipeline < 1 || o.requests < 1 || o.data_size < 0 ||
-      (o.test != "get" && o.test != "set" && o.test != "ping")) {
+      (o.command.empty() && o.test != "get" && o.test != "set" && o.test != "ping")) {
     usage();
   }
   return Runner(o).run();
