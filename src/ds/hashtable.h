@@ -7,6 +7,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstddef>
@@ -373,6 +374,41 @@ class HashTable {
         return nth_in_chain(b, ht_detail::splitmix(state) % count);
       }
     }
+  }
+
+  // n entries drawn as random_entry draws one (each uniform, independently), with the bucket
+  // loads of a round issued together: up to 16 candidate buckets are prefetched before any is
+  // read, so their cache misses overlap (eviction samples are bound by them). Returns n, or 0
+  // when the table is empty.
+  size_t random_entries(uint64_t rnd, Entry* out, size_t n) const {
+    if (size_ == 0) return 0;
+    uint64_t state = rnd;
+    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
+    const size_t n1 = resizing() ? t_[1].n : 0;
+    const size_t total = n0 + n1;
+    auto bucket_at = [&](size_t k) -> const Bucket* {
+      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
+    };
+    constexpr size_t kBatch = 16;
+    size_t got = 0;
+    for (int round = 0; round < 8 && got < n; ++round) {
+      // About half the candidates are accepted in a well-filled table: ask for twice as many.
+      const size_t m = std::min(kBatch, 2 * (n - got));
+      const Bucket* cand[kBatch];
+      for (size_t i = 0; i < m; ++i) {
+        cand[i] = bucket_at(ht_detail::splitmix(state) % total);
+        __builtin_prefetch(cand[i]);
+      }
+      for (size_t i = 0; i < m && got < n; ++i) {
+        const unsigned count = chain_count(cand[i]);
+        if (count == 0) continue;
+        const uint64_t r2 = ht_detail::splitmix(state);
+        if (count < ht_detail::kSlots && (r2 % ht_detail::kSlots) >= count) continue;
+        out[got++] = nth_in_chain(cand[i], ht_detail::splitmix(state) % count);
+      }
+    }
+    while (got < n) out[got++] = random_entry(ht_detail::splitmix(state));  // a sparse table
+    return got;
   }
 
   // True from the start of a resize until the old table is gone.

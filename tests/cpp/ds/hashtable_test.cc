@@ -643,6 +643,41 @@ TEST(HashTable, ScanExactlyOnceWhenStable) {
   for (const auto& [k, n] : count) EXPECT_EQ(n, 1) << k;
 }
 
+// random_entries (eviction's batched, prefetched draw): each entry as fair as random_entry's,
+// members only, also while rehashing.
+TEST(HashTable, RandomEntriesFairInBatches) {
+  Pool pool;
+  Table t;
+  Item* out[16];
+  EXPECT_EQ(t.random_entries(1, out, 5), 0u);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
+  std::unordered_map<std::string, int> hits;
+  std::mt19937_64 rng(5);
+  constexpr int kDraws = 4000;
+  for (int d = 0; d < kDraws; ++d) {
+    ASSERT_EQ(t.random_entries(rng(), out, 5), 5u);
+    for (int k = 0; k < 5; ++k) ++hits[out[k]->key];
+  }
+  EXPECT_EQ(hits.size(), 20u);
+  for (const auto& [k, n] : hits) {
+    EXPECT_GT(n, kDraws * 5 / 20 / 2) << k;
+    EXPECT_LT(n, kDraws * 5 / 20 * 2) << k;
+  }
+  int i = 20;
+  while (t.bucket_count() < 256 || t.rehashing()) ASSERT_TRUE(t.insert(pool.make(key_of(i++))));
+  while (!t.rehashing()) ASSERT_TRUE(t.insert(pool.make(key_of(i++))));
+  std::unordered_set<std::string> all = keys_of(t);
+  std::unordered_set<std::string> sampled;
+  for (int d = 0; d < 20000; ++d) {
+    ASSERT_EQ(t.random_entries(rng(), out, 16), 16u);
+    for (Item* e : out) {
+      ASSERT_TRUE(all.count(e->key));
+      sampled.insert(e->key);
+    }
+  }
+  EXPECT_EQ(sampled.size(), all.size());
+}
+
 TEST(HashTable, RandomEntry) {
   Pool pool;
   Table t;
