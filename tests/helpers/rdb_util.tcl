@@ -131,3 +131,15 @@ proc write_bytes {path data} {
     puts -nonewline $f $data
     close $f
 }
+
+# The dataset of the server at `level` as one canonical line (tests/helpers/rdb_contents.py).
+proc snapshot_of {{level 0}} {
+    set env_saved [array get ::env KEEL_*]
+    set ::env(KEEL_HOST) [srv $level host]
+    set ::env(KEEL_PORT) [srv $level port]
+    set code [catch {exec /usr/bin/python3 [file join $::keel::tests_dir helpers rdb_contents.py] snapshot} out]
+    unset -nocomplain ::env(KEEL_HOST) ::env(KEEL_PORT)
+    array set ::env $env_saved
+    if {$code} { error "snapshot failed: $out" }
+    return $out
+}

@@ -7,18 +7,6 @@
 
 source [file join $::keel::tests_dir helpers rdb_util.tcl]
 
-# The dataset of the server at `level` as one canonical line (tests/helpers/rdb_contents.py).
-proc snapshot_of {{level 0}} {
-    set env_saved [array get ::env KEEL_*]
-    set ::env(KEEL_HOST) [srv $level host]
-    set ::env(KEEL_PORT) [srv $level port]
-    set code [catch {exec /usr/bin/python3 [file join $::keel::tests_dir helpers rdb_contents.py] snapshot} out]
-    unset -nocomplain ::env(KEEL_HOST) ::env(KEEL_PORT)
-    array set ::env $env_saved
-    if {$code} { error "snapshot failed: $out" }
-    return $out
-}
-
 # Fills dbs 0, 1 and 15: every type x encoding, without and with a TTL.
 proc populate_dbs {{level 0}} {
     foreach {db ttl} {0 0 1 5000000 15 0 15 7000000} {

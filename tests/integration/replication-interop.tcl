@@ -4,15 +4,6 @@
 
 source [file join $::keel::tests_dir helpers rdb_util.tcl]
 
-proc snapshot_of {{level 0}} {
-    set ::env(KEEL_HOST) [srv $level host]
-    set ::env(KEEL_PORT) [srv $level port]
-    set code [catch {exec /usr/bin/python3 [file join $::keel::tests_dir helpers rdb_contents.py] snapshot} out]
-    unset -nocomplain ::env(KEEL_HOST) ::env(KEEL_PORT)
-    if {$code} { error "snapshot failed: $out" }
-    return $out
-}
-
 proc populate_dbs {prefix {level 0}} {
     foreach {db ttl} {0 0 1 5000000 9 0} {
         r $level select $db
