@@ -349,17 +349,12 @@ class HashTable {
   Entry random_entry(uint64_t rnd) const {
     if (size_ == 0) return nullptr;
     uint64_t state = rnd;
-    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
-    const size_t n1 = resizing() ? t_[1].n : 0;
-    const size_t total = n0 + n1;
-    auto bucket_at = [&](size_t k) -> const Bucket* {
-      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
-    };
+    const size_t total = live_buckets();
     // Rejection sampling: pick a bucket uniformly, accept it with probability count/7, then pick
     // one of its entries uniformly: P(entry) = 1 / (7 * buckets) for chains of up to 7 entries.
     for (int attempt = 0; attempt < 64; ++attempt) {
       const uint64_t r = ht_detail::splitmix(state);
-      const Bucket* b = bucket_at(r % total);
+      const Bucket* b = live_bucket(r % total);
       const unsigned count = chain_count(b);
       if (count == 0) continue;
       const uint64_t r2 = ht_detail::splitmix(state);
@@ -369,7 +364,7 @@ class HashTable {
     // Very sparse table: walk from a random bucket to the next non-empty one.
     size_t k = ht_detail::splitmix(state) % total;
     for (;; k = (k + 1 == total) ? 0 : k + 1) {
-      const Bucket* b = bucket_at(k);
+      const Bucket* b = live_bucket(k);
       if (const unsigned count = chain_count(b)) {
         return nth_in_chain(b, ht_detail::splitmix(state) % count);
       }
@@ -383,12 +378,7 @@ class HashTable {
   size_t random_entries(uint64_t rnd, Entry* out, size_t n) const {
     if (size_ == 0) return 0;
     uint64_t state = rnd;
-    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
-    const size_t n1 = resizing() ? t_[1].n : 0;
-    const size_t total = n0 + n1;
-    auto bucket_at = [&](size_t k) -> const Bucket* {
-      return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
-    };
+    const size_t total = live_buckets();
     constexpr size_t kBatch = 16;
     size_t got = 0;
     for (int round = 0; round < 8 && got < n; ++round) {
@@ -396,7 +386,7 @@ class HashTable {
       const size_t m = std::min(kBatch, 2 * (n - got));
       const Bucket* cand[kBatch];
       for (size_t i = 0; i < m; ++i) {
-        cand[i] = bucket_at(ht_detail::splitmix(state) % total);
+        cand[i] = live_bucket(ht_detail::splitmix(state) % total);
         __builtin_prefetch(cand[i]);
       }
       for (size_t i = 0; i < m && got < n; ++i) {
@@ -409,6 +399,14 @@ class HashTable {
     }
     while (got < n) out[got++] = random_entry(ht_detail::splitmix(state));  // a sparse table
     return got;
+  }
+
+  // The buckets that hold entries, numbered 0 .. live_buckets()-1: while rehashing, the old
+  // table's not yet moved ones, then the new table's.
+  size_t live_buckets() const { return resizing() ? t_[0].n - rehash_idx_ + t_[1].n : t_[0].n; }
+  const Bucket* live_bucket(size_t k) const {
+    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
+    return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
   }
 
   // True from the start of a resize until the old table is gone.
