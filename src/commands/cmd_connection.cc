@@ -398,9 +398,11 @@ CommandSpec kClientSubcommands[] = {
     {.name = "getname", .handler = cmd_client_getname, .arity = 2, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
      .summary = "Returns the name of the connection.", .since = "2.6.9", .complexity = "O(1)"},
     {.name = "list", .handler = cmd_client_list, .arity = -2, .flags = kClientAdmin, .acl = kAclConnection, .group = "connection",
-     .summary = "Lists open connections.", .since = "2.4.0", .complexity = "O(N) where N is the number of client connections"},
+     .summary = "Lists open connections.", .since = "2.4.0", .complexity = "O(N) where N is the number of client connections",
+     .tips = "nondeterministic_output"},
     {.name = "info", .handler = cmd_client_info, .arity = 2, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
-     .summary = "Returns information about the connection.", .since = "6.2.0", .complexity = "O(1)"},
+     .summary = "Returns information about the connection.", .since = "6.2.0", .complexity = "O(1)",
+     .tips = "nondeterministic_output"},
     {.name = "kill", .handler = cmd_client_kill, .arity = -3, .flags = kClientAdmin, .acl = kAclConnection, .group = "connection",
      .summary = "Terminates open connections.", .since = "2.4.0", .complexity = "O(N) where N is the number of client connections"},
     {.name = "setinfo", .handler = cmd_client_setinfo, .arity = 4, .flags = kClientFlags, .acl = kAclConnection, .group = "connection",
@@ -431,7 +433,8 @@ CommandSpec kClientSubcommands[] = {
 
 CommandSpec kConnectionCommands[] = {
     {.name = "ping", .handler = cmd_ping, .arity = -1, .flags = kFast, .acl = kAclConnection, .group = "connection",
-     .summary = "Returns the server's liveliness response.", .since = "1.0.0", .complexity = "O(1)"},
+     .summary = "Returns the server's liveliness response.", .since = "1.0.0", .complexity = "O(1)",
+     .tips = "request_policy:all_shards response_policy:all_succeeded"},
     {.name = "echo", .handler = cmd_echo, .arity = 2, .flags = kFast | kLoading | kStale, .acl = kAclConnection, .group = "connection",
      .summary = "Returns the given string.", .since = "1.0.0", .complexity = "O(1)"},
     {.name = "quit", .handler = cmd_quit, .arity = -1, .flags = kAllowBusy | kNoAuth | kNoScript | kLoading | kStale | kFast, .acl = kAclConnection, .group = "connection",

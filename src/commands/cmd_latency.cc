@@ -248,19 +248,25 @@ constexpr uint32_t kLatencyAdmin = kAdmin | kNoScript | kLoading | kStale;
 
 CommandSpec kLatencySubcommands[] = {
     {.name = "doctor", .handler = cmd_latency_doctor, .arity = 2, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Returns a human-readable latency analysis report.", .since = "2.8.13", .complexity = "O(1)"},
+     .summary = "Returns a human-readable latency analysis report.", .since = "2.8.13", .complexity = "O(1)",
+     .tips = "nondeterministic_output request_policy:all_nodes response_policy:special"},
     {.name = "graph", .handler = cmd_latency_graph, .arity = 3, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Returns a latency graph for an event.", .since = "2.8.13", .complexity = "O(1)"},
+     .summary = "Returns a latency graph for an event.", .since = "2.8.13", .complexity = "O(1)",
+     .tips = "nondeterministic_output request_policy:all_nodes response_policy:special"},
     {.name = "help", .handler = cmd_latency_help, .arity = 2, .flags = kLoading | kStale, .group = "server",
      .summary = "Returns helpful text about the different subcommands.", .since = "2.8.13", .complexity = "O(1)"},
     {.name = "histogram", .handler = cmd_latency_histogram, .arity = -2, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Returns the cumulative distribution of latencies of a subset or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands with latency information being retrieved."},
+     .summary = "Returns the cumulative distribution of latencies of a subset or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands with latency information being retrieved.",
+     .tips = "nondeterministic_output request_policy:all_nodes response_policy:special"},
     {.name = "history", .handler = cmd_latency_history, .arity = 3, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Returns timestamp-latency samples for an event.", .since = "2.8.13", .complexity = "O(1)"},
+     .summary = "Returns timestamp-latency samples for an event.", .since = "2.8.13", .complexity = "O(1)",
+     .tips = "nondeterministic_output request_policy:all_nodes response_policy:special"},
     {.name = "latest", .handler = cmd_latency_latest, .arity = 2, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Returns the latest latency samples for all events.", .since = "2.8.13", .complexity = "O(1)"},
+     .summary = "Returns the latest latency samples for all events.", .since = "2.8.13", .complexity = "O(1)",
+     .tips = "nondeterministic_output request_policy:all_nodes response_policy:special"},
     {.name = "reset", .handler = cmd_latency_reset, .arity = -2, .flags = kLatencyAdmin, .group = "server",
-     .summary = "Resets the latency data for one or more events.", .since = "2.8.13", .complexity = "O(1)"},
+     .summary = "Resets the latency data for one or more events.", .since = "2.8.13", .complexity = "O(1)",
+     .tips = "request_policy:all_nodes response_policy:all_succeeded"},
 };
 
 CommandSpec kLatencyCommands[] = {

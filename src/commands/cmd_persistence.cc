@@ -324,15 +324,16 @@ void install_persistence_hooks() {
 namespace {
 
 CommandSpec kPersistenceCommands[] = {
-    {.name = "save", .handler = cmd_save, .arity = 1, .flags = kAdmin | kNoScript | kNoMulti, .acl = kAclDangerous, .group = "server",
+    {.name = "save", .handler = cmd_save, .arity = 1, .flags = kAdmin | kNoScript | kNoMulti | kNoAsyncLoading, .acl = kAclDangerous, .group = "server",
      .summary = "Synchronously saves the database(s) to disk.", .since = "1.0.0", .complexity = "O(N) where N is the total number of keys in all databases"},
-    {.name = "bgsave", .handler = cmd_bgsave, .arity = -1, .flags = kAdmin | kNoScript, .acl = kAclDangerous, .group = "server",
+    {.name = "bgsave", .handler = cmd_bgsave, .arity = -1, .flags = kAdmin | kNoScript | kNoAsyncLoading, .acl = kAclDangerous, .group = "server",
      .summary = "Asynchronously saves the database(s) to disk.", .since = "1.0.0", .complexity = "O(1)"},
-    {.name = "bgrewriteaof", .handler = cmd_bgrewriteaof, .arity = 1, .flags = kAdmin | kNoScript, .acl = kAclDangerous, .group = "server",
+    {.name = "bgrewriteaof", .handler = cmd_bgrewriteaof, .arity = 1, .flags = kAdmin | kNoScript | kNoAsyncLoading, .acl = kAclDangerous, .group = "server",
      .summary = "Asynchronously rewrites the append-only file to disk.", .since = "1.0.0", .complexity = "O(1)"},
     {.name = "dump", .handler = cmd_dump, .arity = 2, .flags = kReadOnly, .acl = kAclKeyspace, .group = "generic",
      .summary = "Returns a serialized representation of the value stored at a key.", .since = "2.6.0", .complexity = "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).",
-     .keys = {ks(kKsRO | kKsAccess)}},
+     .keys = {ks(kKsRO | kKsAccess)},
+     .tips = "nondeterministic_output"},
     {.name = "restore", .handler = cmd_restore, .arity = -4, .flags = kWrite | kDenyOom, .acl = kAclKeyspace | kAclDangerous, .group = "generic",
      .summary = "Creates a key from the serialized representation of a value.", .since = "2.6.0", .complexity = "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).",
      .keys = {ks(kKsOW | kKsUpdate)}},

@@ -51,16 +51,17 @@ void cmd_wait(CommandContext& cx) {
 CommandSpec kReplicationCommands[] = {
     {.name = "replconf", .handler = cmd_replconf, .arity = -1, .flags = kAdmin | kNoScript | kLoading | kStale | kAllowBusy, .group = "server",
      .summary = "An internal command for configuring the replication stream.", .since = "3.0.0", .complexity = "O(1)"},
-    {.name = "psync", .handler = cmd_psync, .arity = -3, .flags = kAdmin | kNoScript | kNoMulti, .group = "server",
+    {.name = "psync", .handler = cmd_psync, .arity = -3, .flags = kAdmin | kNoScript | kNoMulti | kNoAsyncLoading, .group = "server",
      .summary = "An internal command used in replication.", .since = "2.8.0", .complexity = "O(1)"},
-    {.name = "sync", .handler = cmd_sync, .arity = 1, .flags = kAdmin | kNoScript | kNoMulti, .group = "server",
+    {.name = "sync", .handler = cmd_sync, .arity = 1, .flags = kAdmin | kNoScript | kNoMulti | kNoAsyncLoading, .group = "server",
      .summary = "An internal command used in replication.", .since = "1.0.0", .complexity = "O(1)"},
-    {.name = "replicaof", .handler = cmd_replicaof, .arity = 3, .flags = kAdmin | kNoScript | kStale, .group = "server",
+    {.name = "replicaof", .handler = cmd_replicaof, .arity = 3, .flags = kAdmin | kNoScript | kStale | kNoAsyncLoading, .group = "server",
      .summary = "Configures a server as replica of another, or promotes it to a master.", .since = "5.0.0", .complexity = "O(1)"},
-    {.name = "slaveof", .handler = cmd_replicaof, .arity = 3, .flags = kAdmin | kNoScript | kStale, .group = "server",
+    {.name = "slaveof", .handler = cmd_replicaof, .arity = 3, .flags = kAdmin | kNoScript | kStale | kNoAsyncLoading, .group = "server",
      .summary = "Sets a Redis server as a replica of another, or promotes it to being a master.", .since = "1.0.0", .complexity = "O(1)"},
     {.name = "wait", .handler = cmd_wait, .arity = 3, .flags = kNoScript, .acl = kAclConnection, .group = "generic",
-     .summary = "Blocks until the asynchronous replication of all preceding write commands sent by the connection is completed.", .since = "3.0.0", .complexity = "O(1)"},
+     .summary = "Blocks until the asynchronous replication of all preceding write commands sent by the connection is completed.", .since = "3.0.0", .complexity = "O(1)",
+     .tips = "request_policy:all_shards response_policy:agg_min"},
 };
 
 }  // namespace

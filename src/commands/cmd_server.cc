@@ -670,7 +670,8 @@ constexpr FlagName kFlagNames[] = {
     {kAdmin, "admin"},        {kPubSubCmd, "pubsub"},      {kNoScript, "noscript"},
     {kBlocking, "blocking"},  {kLoading, "loading"},       {kStale, "stale"},
     {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
-    {kNoAuth, "no_auth"},     {kNoMandatoryKeys, "no_mandatory_keys"}, {kNoMulti, "no_multi"},
+    {kNoAuth, "no_auth"},     {kNoMandatoryKeys, "no_mandatory_keys"},
+    {kNoAsyncLoading, "no_async_loading"}, {kNoMulti, "no_multi"},
     {kMovableKeys, "movablekeys"}, {kAllowBusy, "allow_busy"},
 };
 
@@ -725,6 +726,17 @@ bool has_acl_category(const CommandSpec& c, std::string_view cat) {
   return false;
 }
 
+void reply_tips(ReplyWriter& w, const char* tips) {
+  std::vector<std::string_view> words;
+  for (std::string_view rest = tips ? tips : ""; !rest.empty();) {
+    const size_t sp = rest.find(' ');
+    words.push_back(rest.substr(0, sp));
+    rest = sp == std::string_view::npos ? std::string_view() : rest.substr(sp + 1);
+  }
+  w.set(words.size());
+  for (std::string_view t : words) w.bulk(t);
+}
+
 void reply_command_info(ReplyWriter& w, const CommandSpec& c) {
   w.array(10);
   w.bulk(c.full_name);
@@ -738,10 +750,15 @@ void reply_command_info(ReplyWriter& w, const CommandSpec& c) {
   std::vector<const char*> cats = acl_categories(c);
   w.set(cats.size());
   for (const char* a : cats) w.simple(a);
-  w.set(0);  // tips
+  reply_tips(w, c.tips);
   reply_key_specs(w, c);
-  w.array(c.subcommands.size());
-  for (const CommandSpec& sub : c.subcommands) reply_command_info(w, sub);
+  // Redis answers an empty set, not an empty array, when there are no subcommands (RESP3 `~0`).
+  if (c.subcommands.empty()) {
+    w.set(0);
+  } else {
+    w.array(c.subcommands.size());
+    for (const CommandSpec& sub : c.subcommands) reply_command_info(w, sub);
+  }
 }
 
 void reply_command_docs(ReplyWriter& w, const CommandSpec& c) {
@@ -924,11 +941,14 @@ CommandSpec kCommandSubcommands[] = {
     {.name = "count", .handler = cmd_command_count, .arity = 2, .flags = kIntro, .acl = kAclConnection, .group = "server",
      .summary = "Returns a count of commands.", .since = "2.8.13", .complexity = "O(1)"},
     {.name = "info", .handler = cmd_command_info, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
-     .summary = "Returns information about one, multiple or all commands.", .since = "2.8.13", .complexity = "O(N) where N is the number of commands to look up"},
+     .summary = "Returns information about one, multiple or all commands.", .since = "2.8.13", .complexity = "O(N) where N is the number of commands to look up",
+     .tips = "nondeterministic_output_order"},
     {.name = "docs", .handler = cmd_command_docs, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
-     .summary = "Returns documentary information about one, multiple or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands to look up"},
+     .summary = "Returns documentary information about one, multiple or all commands.", .since = "7.0.0", .complexity = "O(N) where N is the number of commands to look up",
+     .tips = "nondeterministic_output_order"},
     {.name = "list", .handler = cmd_command_list, .arity = -2, .flags = kIntro, .acl = kAclConnection, .group = "server",
-     .summary = "Returns a list of command names.", .since = "7.0.0", .complexity = "O(N) where N is the total number of Redis commands"},
+     .summary = "Returns a list of command names.", .since = "7.0.0", .complexity = "O(N) where N is the total number of Redis commands",
+     .tips = "nondeterministic_output_order"},
     {.name = "getkeys", .handler = cmd_command_getkeys, .arity = -4, .flags = kIntro, .acl = kAclConnection, .group = "server",
      .summary = "Extracts the key names from an arbitrary command.", .since = "2.8.13", .complexity = "O(N) where N is the number of arguments to the command"},
     {.name = "getkeysandflags", .handler = cmd_command_getkeysandflags, .arity = -4, .flags = kIntro, .acl = kAclConnection, .group = "server",
@@ -939,11 +959,14 @@ CommandSpec kCommandSubcommands[] = {
 
 CommandSpec kSlowlogSubcommands[] = {
     {.name = "get", .handler = cmd_slowlog_get, .arity = -2, .flags = kSlowAdmin, .group = "server",
-     .summary = "Returns the slow log's entries.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries returned"},
+     .summary = "Returns the slow log's entries.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries returned",
+     .tips = "request_policy:all_nodes nondeterministic_output"},
     {.name = "len", .handler = cmd_slowlog_len, .arity = 2, .flags = kSlowAdmin, .group = "server",
-     .summary = "Returns the number of entries in the slow log.", .since = "2.2.12", .complexity = "O(1)"},
+     .summary = "Returns the number of entries in the slow log.", .since = "2.2.12", .complexity = "O(1)",
+     .tips = "request_policy:all_nodes response_policy:agg_sum nondeterministic_output"},
     {.name = "reset", .handler = cmd_slowlog_reset, .arity = 2, .flags = kSlowAdmin, .group = "server",
-     .summary = "Clears all entries from the slow log.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries in the slowlog"},
+     .summary = "Clears all entries from the slow log.", .since = "2.2.12", .complexity = "O(N) where N is the number of entries in the slowlog",
+     .tips = "request_policy:all_nodes response_policy:all_succeeded"},
     {.name = "help", .handler = cmd_slowlog_help, .arity = 2, .flags = kIntro, .group = "server",
      .summary = "Show helpful text about the different subcommands", .since = "6.2.0", .complexity = "O(1)"},
 };
@@ -952,19 +975,25 @@ CommandSpec kServerCommands[] = {
     {.name = "debug", .handler = cmd_debug, .arity = -2, .flags = kAdmin | kNoScript | kLoading | kStale | kProtected, .acl = kAclDangerous, .group = "server",
      .summary = "A container for debugging commands.", .since = "1.0.0", .complexity = "Depends on subcommand."},
     {.name = "info", .handler = cmd_info, .arity = -1, .flags = kLoading | kStale, .acl = kAclDangerous, .group = "server",
-     .summary = "Returns information and statistics about the server.", .since = "1.0.0", .complexity = "O(1)"},
+     .summary = "Returns information and statistics about the server.", .since = "1.0.0", .complexity = "O(1)",
+     .tips = "nondeterministic_output request_policy:all_shards response_policy:special"},
     {.name = "dbsize", .handler = cmd_dbsize, .arity = 1, .flags = kReadOnly | kFast, .acl = kAclKeyspace, .group = "server",
-     .summary = "Returns the number of keys in the database.", .since = "1.0.0", .complexity = "O(1)"},
+     .summary = "Returns the number of keys in the database.", .since = "1.0.0", .complexity = "O(1)",
+     .tips = "request_policy:all_shards response_policy:agg_sum"},
     {.name = "flushdb", .handler = cmd_flushdb, .arity = -1, .flags = kWrite, .acl = kAclKeyspace | kAclDangerous, .group = "server",
-     .summary = "Removes all keys from the current database.", .since = "1.0.0", .complexity = "O(N) where N is the number of keys in the selected database"},
+     .summary = "Removes all keys from the current database.", .since = "1.0.0", .complexity = "O(N) where N is the number of keys in the selected database",
+     .tips = "request_policy:all_shards response_policy:all_succeeded"},
     {.name = "flushall", .handler = cmd_flushall, .arity = -1, .flags = kWrite, .acl = kAclKeyspace | kAclDangerous, .group = "server",
-     .summary = "Removes all keys from all databases.", .since = "1.0.0", .complexity = "O(N) where N is the total number of keys in all databases"},
+     .summary = "Removes all keys from all databases.", .since = "1.0.0", .complexity = "O(N) where N is the total number of keys in all databases",
+     .tips = "request_policy:all_shards response_policy:all_succeeded"},
     {.name = "swapdb", .handler = cmd_swapdb, .arity = 3, .flags = kWrite | kFast, .acl = kAclKeyspace | kAclDangerous, .group = "server",
      .summary = "Swaps two Redis databases.", .since = "4.0.0", .complexity = "O(N) where N is the count of clients watching or blocking on keys from both databases."},
     {.name = "time", .handler = cmd_time, .arity = 1, .flags = kLoading | kStale | kFast, .group = "server",
-     .summary = "Returns the server time.", .since = "2.6.0", .complexity = "O(1)"},
+     .summary = "Returns the server time.", .since = "2.6.0", .complexity = "O(1)",
+     .tips = "nondeterministic_output"},
     {.name = "lastsave", .handler = cmd_lastsave, .arity = 1, .flags = kLoading | kStale | kFast, .acl = kAclDangerous | kAclAdmin, .group = "server",
-     .summary = "Returns the Unix timestamp of the last successful save to disk.", .since = "1.0.0", .complexity = "O(1)"},
+     .summary = "Returns the Unix timestamp of the last successful save to disk.", .since = "1.0.0", .complexity = "O(1)",
+     .tips = "nondeterministic_output"},
     {.name = "shutdown", .handler = cmd_shutdown, .arity = -1, .flags = kAdmin | kNoScript | kLoading | kStale | kNoMulti | kAllowBusy, .group = "server",
      .summary = "Synchronously saves the database(s) to disk and shuts down the Redis server.", .since = "1.0.0", .complexity = "O(N) when saving, where N is the total number of keys in all databases when saving data, otherwise O(1)"},
     {.name = "monitor", .handler = cmd_monitor, .arity = 1, .flags = kAdmin | kNoScript | kLoading | kStale, .group = "server",
@@ -974,7 +1003,8 @@ CommandSpec kServerCommands[] = {
      .subcommands = kSlowlogSubcommands},
     {.name = "command", .handler = cmd_command, .arity = -1, .flags = kLoading | kStale, .acl = kAclConnection, .group = "server",
      .summary = "Returns detailed information about all commands.", .since = "2.8.13", .complexity = "O(N) where N is the total number of Redis commands",
-     .subcommands = kCommandSubcommands},
+     .subcommands = kCommandSubcommands,
+     .tips = "nondeterministic_output_order"},
 };
 
 }  // namespace

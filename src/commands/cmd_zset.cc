@@ -981,7 +981,8 @@ CommandSpec kZsetCommands[] = {
      .keys = {ks(kKsRW | kKsAccess | kKsDelete, 2, fk_keynum(0, 1, 1))}},
     {.name = "zrandmember", .handler = cmd_zrandmember, .arity = -2, .flags = kRO, .acl = kZ, .group = "sorted_set",
      .summary = "Returns random members of a sorted set.", .since = "6.2.0", .complexity = "O(N) for N returned members.",
-     .keys = {ks(kKsRO | kKsAccess)}},
+     .keys = {ks(kKsRO | kKsAccess)},
+     .tips = "nondeterministic_output"},
     {.name = "zunion", .handler = cmd_zunion, .arity = -3, .flags = kRO, .acl = kZ, .group = "sorted_set",
      .summary = "Returns the union of sorted sets.", .since = "6.2.0", .complexity = "O(N)+O(M*log(M)), N input members, M result members.",
      .keys = {ks(kKsRO | kKsAccess, 1, fk_keynum(0, 1, 1))}},
@@ -1005,7 +1006,8 @@ CommandSpec kZsetCommands[] = {
      .keys = {ks(kKsRO | kKsAccess, 1, fk_keynum(0, 1, 1))}},
     {.name = "zscan", .handler = cmd_zscan, .arity = -3, .flags = kRO, .acl = kZ, .group = "sorted_set",
      .summary = "Iterates over the members and scores of a sorted set.", .since = "2.8.0", .complexity = "O(1) per call, O(N) for a full iteration.",
-     .keys = {ks(kKsRO | kKsAccess)}},
+     .keys = {ks(kKsRO | kKsAccess)},
+     .tips = "nondeterministic_output"},
 };
 
 }  // namespace

@@ -46,6 +46,9 @@ enum CommandFlag : uint32_t {
   kProtected = 1u << 19,      // (not shown) DEBUG, MODULE LOAD/LOADEX/UNLOAD: refused at admission
                               // unless enable-debug-command allows it (MODULE: always refused)
   kContainer = 1u << 20,      // (not shown; set by the table) has subcommands
+  // no_async_loading: shown as Redis shows it (Keel never loads asynchronously, so it only
+  // documents the commands Redis refuses during an async replica load).
+  kNoAsyncLoading = 1u << 21,
   kOkLoading = kLoading,
 };
 
@@ -245,6 +248,9 @@ struct CommandSpec {
   KeySpec keys[kMaxKeySpecs] = {};
   GetKeysProc getkeys = nullptr;  // for variable_flags specs, as Redis's getkeys_proc
   MemberArgs members = {};        // member arguments for the batch prefetch
+  // COMMAND INFO tips, space-separated as Redis lists them ("request_policy:all_shards
+  // nondeterministic_output_order"); null for none.
+  const char* tips = nullptr;
 };
 
 class CommandContext {

@@ -532,6 +532,41 @@ test "COMMAND INFO flags in Redis's order, without the flags Redis hides" {
     assert_equal {pubsub loading stale fast} [lindex [r command info publish] 0 2]
     assert_equal {noscript loading stale fast allow_busy} [lindex [r command info watch] 0 2]
     assert_equal {admin noscript loading stale} [lindex [r command info debug] 0 2]
+    # no_async_loading is shown although Keel never loads asynchronously (7.0.15's flags).
+    assert_equal {admin noscript no_async_loading} [lindex [r command info bgsave] 0 2]
+    assert_equal {admin noscript no_async_loading no_multi} [lindex [r command info psync] 0 2]
+    assert_equal {admin noscript stale no_async_loading} [lindex [r command info replicaof] 0 2]
+    assert_equal {admin stale no_async_loading} [lindex [r command info cluster|meet] 0 2]
+    assert_equal {admin stale} [lindex [r command info cluster|replicas] 0 2]
+}
+
+test "COMMAND INFO tips, in Redis's order; no subcommands is an empty set in RESP3" {
+    # Tips read from redis-server 7.0.15 (element 8 of each entry).
+    assert_equal {} [lindex [r command info get] 0 7]
+    assert_equal {request_policy:all_shards nondeterministic_output_order} [lindex [r command info keys] 0 7]
+    assert_equal {nondeterministic_output request_policy:all_shards response_policy:special} \
+        [lindex [r command info info] 0 7]
+    assert_equal {request_policy:all_nodes response_policy:all_succeeded} [lindex [r command info config|set] 0 7]
+    assert_equal {request_policy:multi_shard} [lindex [r command info mget] 0 7]
+    assert_equal {nondeterministic_output} [lindex [r command info cluster|info] 0 7]
+    assert_equal {nondeterministic_output_order} [lindex [r command info smembers] 0 7]
+    # The same bytes as 7.0.15 in RESP3: tips are bulk strings, and a command without
+    # subcommands ends with `~0` (a container's subcommands are an array).
+    set c [redis_client -resp 3]
+    $c readraw 1
+    $c deferred 1
+    set got {}
+    $c command info keys
+    for {set i 0} {$i < 22} {incr i} { lappend got [$c read] }
+    assert_equal [list *1 *10 {$4} keys :2 ~1 +readonly :0 :0 :0 ~4 +@keyspace +@read +@slow \
+                      +@dangerous ~2 {$25} request_policy:all_shards {$29} \
+                      nondeterministic_output_order ~0 ~0] $got
+    $c command info config
+    set got {}
+    for {set i 0} {$i < 13} {incr i} { lappend got [$c read] }
+    assert_equal [list *1 *10 {$6} config :-2 ~0 :0 :0 :0 ~1 +@slow ~0 ~0] $got
+    assert_match {\*[0-9]*} [$c read]
+    $c close
 }
 
 test "COMMAND DOCS" {
