@@ -474,6 +474,13 @@ void cmd_debug(CommandContext& cx) {
     return cx.reply().ok();
   }
   if (cx.is_arg(1, "protocol") && argc == 3) return debug_protocol(cx);
+  // DEBUG runs during the start-up load (it has the loading flag, as in Redis), but what
+  // writes the dataset or the files would save a half-loaded dataset over the file being read
+  // or add keys the load then meets again: those wait until the load is done.
+  if (g_loading_dataset &&
+      (cx.is_arg(1, "populate") || cx.is_arg(1, "reload") || cx.is_arg(1, "loadaof"))) {
+    return cx.reply().error(kErrLoading);
+  }
   if (cx.is_arg(1, "populate") && argc >= 3 && argc <= 5) return debug_populate(cx);
   if (cx.is_arg(1, "object") && argc == 3) return debug_object(cx);
   if (cx.is_arg(1, "log") && argc == 3) {

@@ -10,12 +10,13 @@ source [file join $::keel::tests_dir helpers rdb_util.tcl]
 
 set ::loading_err "LOADING Redis is loading the dataset in memory"
 
-# Starts the server binary by hand on `dir`'s dump.rdb with a slow load; returns {pid port}.
-proc start_slow_loader {dir logname} {
+# Starts the server binary by hand on `dir`'s dump.rdb with a slow load (more directives in
+# `args`); returns {pid port}.
+proc start_slow_loader {dir logname args} {
     set port [::keel::find_free_port]
     set pid [exec $::keel::opt(server) --port $port --bind 127.0.0.1 --dir $dir --save "" \
                  --key-load-delay 100 --loading-process-events-interval-bytes 1024 \
-                 --logfile [file join $dir $logname] >& /dev/null &]
+                 --logfile [file join $dir $logname] {*}$args >& /dev/null &]
     return [list $pid $port]
 }
 
@@ -114,4 +115,33 @@ test "SHUTDOWN while the dump loads exits at once and never saves the partial da
     set log [file_bytes [file join $dir loading2.log]]
     assert_no_match "*DB saved on disk*" $log
     assert_no_match "*Done loading RDB*" $log
+}
+
+test "DEBUG POPULATE / RELOAD / LOADAOF wait for the end of the load; the dump is untouched" {
+    # Keel's own rule: DEBUG runs during the load (`loading` flag, as Redis), but Redis 7.0.15
+    # would also run these three, saving the half-loaded dataset over the file being read or
+    # adding keys the load meets again later.
+    if {![is_keel]} {
+        skip_test "Keel refuses what Redis runs here"
+    }
+    set dir [srv dir]
+    set before [file_bytes [file join $dir dump.rdb]]
+    lassign [start_slow_loader $dir loading3.log --enable-debug-command yes] pid port
+    set c [connect_when_up $port]
+    wait_for_condition 100 20 {[info_field $c loading] eq 1} { fail "not loading" }
+    assert_error $::loading_err {$c debug populate 10}
+    assert_error $::loading_err {$c debug reload}
+    assert_error $::loading_err {$c debug reload nosave}
+    assert_error $::loading_err {$c debug loadaof}
+    # Other DEBUG subcommands still answer.
+    assert_equal OK [$c debug log still-loading]
+    assert_equal 1 [info_field $c loading]
+    assert_equal $before [file_bytes [file join $dir dump.rdb]]
+    wait_for_condition 500 20 {[info_field $c loading] eq 0} { fail "the load did not finish" }
+    assert_equal 20000 [$c dbsize]
+    assert_equal OK [$c debug populate 10 extra]
+    assert_equal 20010 [$c dbsize]
+    catch {$c shutdown nosave}
+    catch {$c close}
+    wait_for_condition 100 50 {[process_gone $pid]} { fail "the server did not exit" }
 }
