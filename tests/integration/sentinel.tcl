@@ -160,6 +160,20 @@ proc replica_of {level port} {
 }
 
 # A write through the master Sentinel names (what a Sentinel-aware client does).
+# Once the sentinels know the replica (server 0, port rport) and each other: SIGKILL of the
+# master (server -1); every sentinel names the replica, which is promoted with no error reply
+# in its stats.
+proc fail_over_by_sigkill {rport} {
+    wait_for_condition 300 50 {[sentinel_field 0 replicas port] eq $rport}
+    wait_for_condition 300 50 {[llength [sentinel_field 0 sentinels runid]] == 2}
+    kill_server -1 -kill
+    wait_for_condition 600 50 {[all_sentinels_name $rport]} {
+        fail "sentinels name [master_addr 0] [master_addr 1] [master_addr 2]"
+    }
+    wait_for_condition 200 50 {[role_of 0] eq "master"}
+    assert_equal "" [string trim [regsub {# Errorstats} [rr 0 info errorstats] ""]]
+}
+
 proc write_via_sentinel {key value} {
     lassign [master_addr 0] host port
     set c [::keel::client::connect $host $port]
@@ -221,14 +235,7 @@ start_server {overrides {repl-diskless-sync-delay 0}} {
         {"sentinel auth-user mymaster sentinel-user" "sentinel auth-pass mymaster spw"}
 
     test "Sentinel as a restricted ACL user, servers with requirepass: discovery and failover" {
-        wait_for_condition 300 50 {[sentinel_field 0 replicas port] eq $rport}
-        wait_for_condition 300 50 {[llength [sentinel_field 0 sentinels runid]] == 2}
-        kill_server -1 -kill
-        wait_for_condition 600 50 {[all_sentinels_name $rport]} {
-            fail "sentinels name [master_addr 0] [master_addr 1] [master_addr 2]"
-        }
-        wait_for_condition 200 50 {[role_of 0] eq "master"}
-        assert_equal "" [string trim [regsub {# Errorstats} [rr 0 info errorstats] ""]]
+        fail_over_by_sigkill $rport
         assert_match "*cmdstat_slaveof:calls=1,*" [rr 0 info commandstats]
         wait_for_condition 100 50 {[string match "*user=sentinel-user*" [rr 0 client list]]}
     }
@@ -256,14 +263,7 @@ start_server [list overrides [concat $renames {repl-diskless-sync-delay 0}]] {
         assert_error {ERR unknown command 'config'*} {r config get port}
         assert_equal [list port $rport] [r keel-config get port]
         r keel-config resetstat
-        wait_for_condition 300 50 {[sentinel_field 0 replicas port] eq $rport}
-        wait_for_condition 300 50 {[llength [sentinel_field 0 sentinels runid]] == 2}
-        kill_server -1 -kill
-        wait_for_condition 600 50 {[all_sentinels_name $rport]} {
-            fail "sentinels name [master_addr 0] [master_addr 1] [master_addr 2]"
-        }
-        wait_for_condition 200 50 {[role_of 0] eq "master"}
-        assert_equal "" [string trim [regsub {# Errorstats} [rr 0 info errorstats] ""]]
+        fail_over_by_sigkill $rport
         # INFO commandstats and the file keep the original names.
         set stats [rr 0 info commandstats]
         assert_match "*cmdstat_slaveof:calls=1,*" $stats
