@@ -8,6 +8,7 @@
 //     len PEL size, PEL x 16 raw ID bytes (the NACK is the group's).
 #include "persistence/rdb_stream.h"
 
+#include <memory>
 #include <string>
 
 #include "persistence/rdb_format.h"
@@ -198,13 +199,15 @@ std::unique_ptr<Stream> rdb_read_stream(RdbIn& in, int type, bool deep) {
     uint64_t pel = in.len();
     while (pel--) {
       const StreamID id = read_id_raw(in);
-      auto* nack = new StreamNack;
+      // Owned here until the group's PEL holds it: a truncated payload fails (throws) in
+      // the reads below.
+      auto nack = std::make_unique<StreamNack>();
       nack->delivery_time = static_cast<int64_t>(in.u64_le());
       nack->delivery_count = in.len();
-      if (!g->pel.emplace(id, nack).second) {
-        delete nack;
+      if (!g->pel.emplace(id, nack.get()).second) {
         in.fail("Duplicated global PEL entry loading stream consumer group");
       }
+      (void)nack.release();
     }
     uint64_t consumers = in.len();
     while (consumers--) {
