@@ -80,8 +80,14 @@ struct ReplOptions {
   bool announced = true;      // replica-announced: INFO's replica_announced (Sentinel hides 0)
   bool read_only = true, serve_stale = true, diskless_sync = true;
   bool ignore_maxmemory = true;  // replica-ignore-maxmemory: a replica never evicts
+  bool lazy_flush = false;       // replica-lazy-flush: the old dataset of a full sync is freed
+                                 // on the lazyfree thread
+  // rdb-del-sync-files: without save points or AOF, a replica deletes the snapshot it
+  // received once loaded
+  bool del_sync_files = false;
 };
-ReplOptions repl_options();
+// The replication directives' values (server/config_repl.cc).
+const ReplOptions& repl_options();
 // REPLICAOF at run time changes what CONFIG GET replicaof / REWRITE show.
 void set_replicaof_option(const std::string& host, int64_t port);
 

@@ -123,10 +123,12 @@ const Directive* lookup(std::string_view name);
 // The lines of one directive as CONFIG REWRITE writes them, each with its "force" bit.
 void rewrite_lines(const Directive& d, std::vector<std::pair<std::string, bool>>* out);
 
-// ---- The table (config_table.cc, config_ignored.cc) -------------------------------------------
+// ---- The table (config_table.cc, config_repl.cc, config_ignored.cc) -------------------------------------------
 const std::vector<Directive>& table();
 // Appends the rows of the directives Keel accepts and reports without acting on them.
 void add_ignored_directives(std::vector<Directive>* v);
+// Appends the rows of the replication directives (config_repl.cc).
+void add_repl_directives(std::vector<Directive>* v);
 // Directives accepted in a file for compatibility and ignored (name, exact argc with the name).
 bool deprecated_directive(std::string_view name, size_t argc);
 // enable-protected-configs: 0 no, 1 yes, 2 local.

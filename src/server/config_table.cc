@@ -566,6 +566,7 @@ const std::vector<Directive>& table() {
     add_server_directives(&v);
     add_encoding_directives(&v);
     add_persistence_directives(&v);
+    add_repl_directives(&v);
     add_ignored_directives(&v);
     return v;
   }();

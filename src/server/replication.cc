@@ -891,7 +891,7 @@ void transfer_done() {
   g_link.transfer_size = -1;
   g_link.transfer_read = 0;
   LOG_NOTICE("MASTER <-> REPLICA sync: Flushing old data");
-  keyspace().flush_all();
+  keyspace().flush_all(repl_options().lazy_flush);
   tracking_flushed();
   functions_for_persistence().reset();
   LOG_NOTICE("MASTER <-> REPLICA sync: Loading DB in memory");
@@ -899,6 +899,14 @@ void transfer_done() {
   if (r.status != RdbLoadResult::kOk) {
     link_close("Failed trying to load the MASTER synchronization DB from disk");
     return;
+  }
+  // rdb-del-sync-files: a replica without persistence does not keep the master's snapshot
+  // (a restart would load that old dataset), as Redis.
+  if (repl_options().del_sync_files && persistence_options().save_points.empty() &&
+      !aof_options().appendonly) {
+    LOG_NOTICE("Removing the RDB file obtained from the master. This replica has persistence "
+               "disabled");
+    unlink(file.c_str());
   }
   set_master_replid(g_link.full_replid);
   g_replid2 = kZeroId;

@@ -284,6 +284,58 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
             r replicaof no one
         }
 
+        test "replica-lazy-flush: the replica's old keys are freed on the lazyfree thread" {
+            # 7.0.15 in the same setup: lazyfreed_objects grows by the replica's key count with
+            # yes (every key of the flushed dataset, small or not), stays with no.
+            assert_equal {replica-lazy-flush no} [r config get replica-lazy-flush]
+            assert_equal {slave-lazy-flush no} [r config get slave-lazy-flush]
+            r -1 flushall
+            r -1 set from-master 1
+            foreach {flag grows} {no 0 yes 1} {
+                r replicaof no one
+                r flushall
+                r config set replica-lazy-flush $flag
+                r debug populate 100 local
+                r sadd local:set 1 2 3
+                set before [server_info lazyfreed_objects]
+                assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+                wait_caught_up 0 -1
+                assert_equal 1 [r dbsize]
+                wait_for_condition 100 20 {[server_info lazyfree_pending_objects] == 0}
+                assert_equal [expr {$grows ? 101 : 0}] [expr {[server_info lazyfreed_objects] - $before}]
+            }
+            r config set replica-lazy-flush no
+            r replicaof no one
+        }
+
+        test "rdb-del-sync-files: a replica without persistence removes the snapshot it loaded" {
+            # The test servers run with save "" and appendonly no. 7.0.15 logs the same line.
+            set dump [file join [srv dir] dump.rdb]
+            r -1 flushall
+            r -1 set synced v
+            foreach {flag kept} {no 1 yes 0} {
+                r replicaof no one
+                file delete $dump
+                r config set rdb-del-sync-files $flag
+                r -1 debug change-repl-id  ;# a full sync, not a PSYNC2 continuation
+                assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+                wait_caught_up 0 -1
+                assert_equal v [r get synced]
+                assert_equal $kept [file exists $dump]
+            }
+            assert_equal 1 [log_matches "*Removing the RDB file obtained from the master. This replica has persistence disabled*"]
+            # With a save point the file stays.
+            r replicaof no one
+            r config set save "3600 1"
+            r -1 debug change-repl-id
+            assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+            wait_caught_up 0 -1
+            assert_equal 1 [file exists $dump]
+            r config set save ""
+            r config set rdb-del-sync-files no
+            r replicaof no one
+        }
+
         test "mem_not_counted_for_evict counts a stalled replica's output buffer" {
             r -1 flushall
             assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
