@@ -82,6 +82,9 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
 // End of the outermost call: emits what the unit collected. `no_transaction`: do not wrap
 // several commands in MULTI/EXEC (SCAN / RANDOMKEY run directly).
 void propagation_end_unit(bool no_transaction);
+// Nothing collected for the running unit (a single command is emitted by propagation_add_own
+// directly): call() skips the end-of-unit work.
+bool propagation_unit_empty();
 
 // RESP encoding of the stream for one consumer, with SELECT inserted when the db changes
 // (Redis's replicationFeedSlaves / feedAppendOnlyFile). Starts with no db selected, so the
