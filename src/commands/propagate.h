@@ -19,7 +19,8 @@
 //
 // Cost when nobody consumes the stream: nothing is recorded. propagating() is one load; the
 // handlers' rewrite calls test it first, and the unit buffers keep their capacity, so a steady
-// stream with a sink attached does not allocate either.
+// stream with a sink attached does not allocate either. A unit that is one command run
+// directly, not rewritten, is emitted from its argv without being recorded (most writes).
 #pragma once
 #include <cstddef>
 #include <cstdint>
