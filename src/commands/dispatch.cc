@@ -105,7 +105,7 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
 // The end of a unit when something is pending: the propagated transaction, then the messages
 // the unit published to its own client, after its reply (Redis 7.2+ order).
 [[gnu::noinline]] void end_unit_slow(const CommandSpec& c, ReplyWriter& w) {
-  if (g_propagating) propagation_end_unit(touches_arbitrary_keys(&c));
+  if (g_propagating && !propagation_unit_empty()) propagation_end_unit(touches_arbitrary_keys(&c));
   // Invalidations for the unit's own client, then its pub/sub messages (Redis 7.2's order).
   if (!g_tracking_deferred.empty()) tracking_flush_deferred(w.buffer());
   if (!g_pubsub_deferred.empty()) pubsub_flush_deferred(w.buffer());

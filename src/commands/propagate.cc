@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <deque>
 #include <vector>
 
@@ -123,6 +124,14 @@ void propagation_drop_rewrite() { g_unit.rewrite.clear(); }
 
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
                          uint8_t targets) {
+  // The common unit: one command run directly (depth 0: call() has left its frame) that
+  // propagated nothing before its own command. Nothing can follow it in the unit, so it is
+  // emitted from argv at once rather than copied into the arena and emitted at the unit's end.
+  if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
+    emit(dbid, argv, targets);
+    for (PropagationSink* s : g_unit.sinks) s->unit_end();
+    return;
+  }
   if (!rewritten) {
     const uint32_t first = g_unit.store.add(argv);
     g_unit.ops.push_back({dbid, first, static_cast<uint32_t>(argv.size()), targets});
@@ -140,6 +149,8 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
   g_unit.ops.push_back({dbid, first, n, targets});
   r.clear();
 }
+
+bool propagation_unit_empty() { return g_unit.ops.empty(); }
 
 void propagation_end_unit(bool no_transaction) {
   if (g_unit.ops.empty()) return;
@@ -166,22 +177,37 @@ void propagation_end_unit(bool no_transaction) {
 // ---- StreamEncoder ---------------------------------------------------------------------------
 
 namespace {
-void append_array(Buffer& out, std::span<const std::string_view> argv) {
-  char head[32];
-  head[0] = '*';
-  char* p = std::to_chars(head + 1, head + sizeof(head), argv.size()).ptr;
+// "<c><n>\r\n" at p; returns the end. Lengths under 100 (nearly every argument of a write
+// stream) without to_chars.
+char* put_header(char* p, char c, size_t n) {
+  *p++ = c;
+  if (n < 10) {
+    *p++ = static_cast<char>('0' + n);
+  } else if (n < 100) {
+    *p++ = static_cast<char>('0' + n / 10);
+    *p++ = static_cast<char>('0' + n % 10);
+  } else {
+    p = std::to_chars(p, p + 20, n).ptr;
+  }
   *p++ = '\r';
   *p++ = '\n';
-  out.append(head, static_cast<size_t>(p - head));
+  return p;
+}
+
+// One reservation for the whole command (headers are at most 23 bytes each).
+void append_array(Buffer& out, std::span<const std::string_view> argv) {
+  size_t need = 23;
+  for (std::string_view a : argv) need += a.size() + 25;
+  char* const start = out.reserve_tail(need);
+  char* p = put_header(start, '*', argv.size());
   for (std::string_view a : argv) {
-    head[0] = '$';
-    p = std::to_chars(head + 1, head + sizeof(head), a.size()).ptr;
+    p = put_header(p, '$', a.size());
+    if (!a.empty()) memcpy(p, a.data(), a.size());  // an empty view may have a null data()
+    p += a.size();
     *p++ = '\r';
     *p++ = '\n';
-    out.append(head, static_cast<size_t>(p - head));
-    if (!a.empty()) out.append(a);  // an empty view may have a null data()
-    out.append("\r\n", 2);
   }
+  out.commit(static_cast<size_t>(p - start));
 }
 }  // namespace
 

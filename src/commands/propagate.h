@@ -19,7 +19,8 @@
 //
 // Cost when nobody consumes the stream: nothing is recorded. propagating() is one load; the
 // handlers' rewrite calls test it first, and the unit buffers keep their capacity, so a steady
-// stream with a sink attached does not allocate either.
+// stream with a sink attached does not allocate either. A unit that is one command run
+// directly, not rewritten, is emitted from its argv without being recorded (most writes).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +83,9 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
 // End of the outermost call: emits what the unit collected. `no_transaction`: do not wrap
 // several commands in MULTI/EXEC (SCAN / RANDOMKEY run directly).
 void propagation_end_unit(bool no_transaction);
+// Nothing collected for the running unit (a single command is emitted by propagation_add_own
+// directly): call() skips the end-of-unit work.
+bool propagation_unit_empty();
 
 // RESP encoding of the stream for one consumer, with SELECT inserted when the db changes
 // (Redis's replicationFeedSlaves / feedAppendOnlyFile). Starts with no db selected, so the

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "base/admission.h"
+#include "base/byte_ring.h"
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/time.h"
@@ -102,19 +103,25 @@ int64_t g_master_off = 0;       // master_repl_offset (on a replica: what it app
 std::string g_replid2 = kZeroId;
 int64_t g_second_off = -1;
 
+// The newest repl-backlog-size bytes of the stream (at least 16 KB), in a ring addressed by
+// offset: ring.end_offset() is master_repl_offset + 1.
 struct Backlog {
   bool active = false;
-  std::string data;
-  int64_t first = 0;  // offset of data[0]
+  ByteRing ring;
 } g_backlog;
 
 StreamEncoder g_enc;
 Buffer g_scratch;
-// repl-backlog-size (at least 16 KB), copied by create_backlog and every cron tick so that
-// feeding the stream (once per write command) does not read the whole ReplOptions.
-size_t g_backlog_cap = 1 << 20;
+// Some online replica's output buffer got stream bytes since the last before-sleep: it is queued
+// for its flush (and its output limit checked) there, once per loop iteration rather than once
+// per command.
+bool g_replicas_fed = false;
+size_t backlog_cap(const ReplOptions& o) {
+  return static_cast<size_t>(std::max<int64_t>(o.backlog_size, 16 * 1024));
+}
+// Called by create_backlog, the cron and CONFIG SET repl-backlog-size: trims at once.
 void refresh_backlog_cap(const ReplOptions& o) {
-  g_backlog_cap = static_cast<size_t>(std::max<int64_t>(o.backlog_size, 16 * 1024));
+  if (g_backlog.active) g_backlog.ring.set_limit(backlog_cap(o));
 }
 bool g_applying_master = false;
 bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's stream is being applied: not re-encoded
@@ -163,17 +170,12 @@ void drop_replica_clients() {
   for (Client* c : cs) c->close();
 }
 
-// Bytes of the stream: into the backlog and to every online replica.
+// Bytes of the stream: into the backlog and to every online replica. The replicas' flushes and
+// output limits wait for before-sleep (replication_before_sleep): one check per iteration.
 void feed_raw(const char* p, size_t n) {
   if (!g_backlog.active) return;
-  g_backlog.data.append(p, n);
+  g_backlog.ring.append(p, n);
   g_master_off += static_cast<int64_t>(n);
-  const size_t cap = g_backlog_cap;
-  if (g_backlog.data.size() > 2 * cap) {
-    const size_t drop = g_backlog.data.size() - cap;
-    g_backlog.data.erase(0, drop);
-    g_backlog.first += static_cast<int64_t>(drop);
-  }
   for (ReplicaInfo& r : g_replicas) {
     if (r.c->closing) continue;
     if (r.in_sync && r.state != SyncState::kWaitStart) {
@@ -182,8 +184,17 @@ void feed_raw(const char* p, size_t n) {
     }
     if (!r.online) continue;
     r.c->out.append(p, n);
-    server().queue_flush(r.c);
-    server().check_output_limits(r.c);
+    g_replicas_fed = true;
+  }
+}
+
+// Before sleep: the replicas fed in this iteration get their flush queued, which checks their
+// output limit first (past it they are closed before anything is written).
+void flush_fed_replicas() {
+  if (!g_replicas_fed) return;
+  g_replicas_fed = false;
+  for (ReplicaInfo& r : g_replicas) {
+    if (r.online && !r.c->closing && !r.c->out.empty()) server().queue_flush(r.c);
   }
 }
 
@@ -208,9 +219,7 @@ bool g_sink_attached = false;
 void create_backlog() {
   if (g_backlog.active) return;
   g_backlog.active = true;
-  g_backlog.data.clear();
-  g_backlog.first = g_master_off + 1;
-  refresh_backlog_cap(repl_options());
+  g_backlog.ring.reset(g_master_off + 1, backlog_cap(repl_options()));
   g_enc.reset();
   if (!g_sink_attached) {
     propagation_add_sink(&g_sink);
@@ -1189,11 +1198,14 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
   if (!legacy && replid != "?" && parse_int64(offset_arg, &off) && g_backlog.active) {
     const bool ours = replid == master_replid() ||
                       (replid == g_replid2 && off <= g_second_off);
-    const int64_t first = g_backlog.first;
-    const int64_t last = first + static_cast<int64_t>(g_backlog.data.size());  // next byte
+    const int64_t first = g_backlog.ring.first_offset();
+    const int64_t last = g_backlog.ring.end_offset();  // next byte
     if (ours && off >= first && off <= last) {
       w.raw("+CONTINUE " + master_replid() + "\r\n");
-      if (off < last) w.raw(std::string_view(g_backlog.data).substr(static_cast<size_t>(off - first)));
+      std::string_view a, b;  // the backlog from `off`: two pieces when the ring wraps there
+      g_backlog.ring.read_from(off, &a, &b);
+      if (!a.empty()) w.raw(a);
+      if (!b.empty()) w.raw(b);
       s.flags |= Session::kReplica;
       r->online = true;
       r->ack_off = off - 1;
@@ -1348,8 +1360,7 @@ void backlog_ttl_check(int64_t now, const ReplOptions& o) {
   g_replid2 = kZeroId;
   g_second_off = -1;
   g_backlog.active = false;
-  std::string().swap(g_backlog.data);
-  g_backlog.first = 0;
+  g_backlog.ring.reset(0, 1);  // frees its storage
   LOG_NOTICE("Replication backlog freed after %d seconds without connected replicas.",
              static_cast<int>(o.backlog_ttl));
 }
@@ -1428,9 +1439,12 @@ void replication_cron() {
 }
 
 void replication_before_sleep() {
+  flush_fed_replicas();  // first: a replica past its limit is closed by this before-sleep
   serve_waiters(false);
   sync_pump();
 }
+
+void replication_flush_replicas() { flush_fed_replicas(); }
 
 void replication_client_closed(Client* c) {
   for (size_t i = 0; i < g_replicas.size(); i++) {
@@ -1522,8 +1536,8 @@ std::string replication_info() {
   line("repl_backlog_active:%d", g_backlog.active ? 1 : 0);
   line("repl_backlog_size:%lld", static_cast<long long>(o.backlog_size));
   line("repl_backlog_first_byte_offset:%lld",
-       static_cast<long long>(g_backlog.active ? g_backlog.first : 0));
-  line("repl_backlog_histlen:%zu", g_backlog.data.size());
+       static_cast<long long>(g_backlog.active ? g_backlog.ring.first_offset() : 0));
+  line("repl_backlog_histlen:%zu", g_backlog.active ? g_backlog.ring.size() : size_t{0});
   return out;
 }
 

@@ -18,8 +18,12 @@ void replication_start();
 void replication_cron();
 // A client went away (a replica, or anyone waiting in WAIT).
 void replication_client_closed(Client* c);
-// Before sleep: answers WAITs that are satisfied.
+// Before sleep: queues the flush of the replicas the stream fed (their output limits are
+// checked there, once per iteration), answers WAITs that are satisfied.
 void replication_before_sleep();
+// Before sleep, right before the clients' flushes: the replicas fed since
+// replication_before_sleep (by resumed clients, eviction) get their flush queued too.
+void replication_flush_replicas();
 // CLIENT KILL TYPE master: drops the link to our master (true when there was one up).
 bool replication_kill_master_link();
 // After CONFIG SET of a replication directive the stream's hot path copies (repl-backlog-size).

@@ -15,10 +15,12 @@ utils/bench/datatypes.py's (streams, HyperLogLog, geo, SORT): each one's data is
 counted) before instrumentation is switched on, and the request count is scaled as there
 (`--n` is the count of the 100k-request rows; the heavy rows run a tenth of it). Usage:
     utils/bench/callgrind.py [--groups throughput|types] [--only REGEX] [--top 3] [--n 100000] [--keel ...] [--reference ...]
-                             [--keel-args "..."] [--reference-args "..."]
+                             [--keel-args "..."] [--reference-args "..."] [--replica]
+With --replica each master has a replica of the same binary attached (run natively) while it is
+measured: compare with a run without it for the master's user-space cost of replication.
 Two configurations of one binary: --reference src/keel-server --reference-args "--latency-tracking no".
 """
-import argparse, glob, os, re, shlex, subprocess, sys, tempfile
+import argparse, glob, os, re, shlex, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
@@ -60,12 +62,30 @@ def annotate(out_file):
     return total, funcs
 
 
-def measure(name, binary, wl, client_pin, extra=()):
+def attach_replica(name, binary, master):
+    """A replica of the same binary (not under valgrind) following `master`, synced."""
+    rep = bench.Server(f"{name}-replica", binary, None)
+    rep.cli("REPLICAOF", "127.0.0.1", master.port)
+    for _ in range(12000):
+        info = rep.cli("INFO", "replication")
+        if "master_link_status:up" in info and "master_sync_in_progress:0" in info:
+            return rep
+        time.sleep(0.01)
+    rep.stop()
+    raise SystemExit(f"{name}-replica did not finish its sync")
+
+
+def measure(name, binary, wl, client_pin, extra=(), replica=False):
     outdir = tempfile.mkdtemp(prefix="callgrind-")
     out = os.path.join(outdir, "callgrind.out")
     srv = bench.Server(name, binary, None, extra=extra, wrap=[
         "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"])
+    rep = None
     try:
+        if replica:
+            # Master side only: the replica runs natively; the master's counts then include
+            # encoding the stream, the backlog and the writes to the replica's socket.
+            rep = attach_replica(name, binary, srv)
         if "prep" in wl:
             bench.bench(srv, wl["prep"], client_pin)
         if "load" in wl:
@@ -78,6 +98,8 @@ def measure(name, binary, wl, client_pin, extra=()):
         if r.returncode != 0 or "error" in r.stdout.lower():
             raise SystemExit(f"redis-benchmark failed on {name}: {r.stdout} {r.stderr}")
     finally:
+        if rep is not None:
+            rep.stop()
         srv.stop()
     files = sorted(glob.glob(out + "*"))
     total, funcs = 0, {}
@@ -109,6 +131,8 @@ def main():
     ap.add_argument("--keel-args", default="", help="extra server arguments for --keel "
                     "(e.g. \"--latency-tracking no\")")
     ap.add_argument("--reference-args", default="", help="extra server arguments for --reference")
+    ap.add_argument("--replica", action="store_true", help="each master (under callgrind) has one "
+                    "replica of the same binary attached (issue 20's master cost of a replica)")
     a = ap.parse_args()
     client_pin = 1 if (os.cpu_count() or 1) >= 2 else None
     print(f"{'workload':24} {'keel Ir/op':>11} {'ref Ir/op':>11} {'ratio':>6} | keel's top self cost")
@@ -126,9 +150,10 @@ def main():
         else:
             n = a.n // 10 if "LRANGE" in wl["name"] else a.n
         wl = dict(wl, args=with_n(wl["args"], n))
-        k_total, k_funcs = measure("keel", a.keel, wl, client_pin, shlex.split(a.keel_args))
+        k_total, k_funcs = measure("keel", a.keel, wl, client_pin, shlex.split(a.keel_args),
+                                    a.replica)
         r_total, _ = measure("reference", a.reference, wl, client_pin,
-                             shlex.split(a.reference_args))
+                             shlex.split(a.reference_args), a.replica)
         top = "; ".join(f"{fn} {100.0 * ir / k_total:.1f}%" for ir, fn in k_funcs[:a.top])
         print(f"{wl['name']:24} {k_total / n:11,.0f} {r_total / n:11,.0f} "
               f"{k_total / r_total:6.2f} | {top}", flush=True)

@@ -9,6 +9,12 @@
    maximum of the samples are printed. The replicas are not pinned (the client core is pinned
    when there are two cores); they only apply the stream.
    Requests per run: 2M (--quick 200k, --requests N).
+   Then the same at a fixed offered load (keel-loadgen --rate R, R = 60% of the reference's
+   saturated rate without a replica in the rows above, the same R for both servers, with and
+   without the replica): on two cores a saturated run shares the CPU between the master, the
+   load generator and the replica, so the master gets fewer commands per wakeup when a replica
+   runs and its per-op system-call cost rises; at a rate all three can sustain, the master's CPU
+   per op is what the replica itself costs it. Rows "repl <W> at rate R".
 2. Full sync of N keys (DEBUG POPULATE N, default 10M, --quick 1M, --keys N): the wall time from
    REPLICAOF on a fresh replica until its INFO says master_link_status:up and
    master_sync_in_progress:0, with repl-diskless-sync no (disk) and yes (diskless, delay 0),
@@ -79,6 +85,12 @@ def write_workloads(quick, requests=0):
             for t in ("set", "incr", "lpush")]
 
 
+def rate_workload(wl, rate):
+    """The workload from keel-loadgen at `rate` requests per second in all."""
+    return dict(wl, name=f"{wl['name']} at rate", tool="loadgen",
+                args=["--rate", str(int(rate))] + wl["args"])
+
+
 def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, requests):
     masters = {"keel": persistence.RdbServer("keel", keel_bin, pin[0]),
                "reference": persistence.RdbServer("reference", ref_bin, pin[0])}
@@ -89,16 +101,28 @@ def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, request
             s.start()
         wls = [wl for wl in write_workloads(quick, requests) if not only or re.search(only, wl["name"], re.I)]
         res = {}  # (server, workload, mode) -> [(rps, cpu/op, lag mean, lag max)]
-        for mode in ("none", "replica"):
+        rated = []  # the fixed-rate workloads, once the saturated no-replica rates are known
+        for mode in ("none", "replica", "rate none", "rate replica"):
             if mode == "replica":
                 for name, rep in replicas.items():
                     rep.cli("REPLICAOF", "127.0.0.1", masters[name].port)
                 for rep in replicas.values():
                     wait_synced(rep)
-            for _ in range(rounds):
+            elif mode == "rate none":
                 for wl in wls:
+                    ref_rps = statistics.median(x[0] for x in res[("reference", wl["name"], "none")])
+                    rated.append(rate_workload(wl, 0.6 * ref_rps))
+                for rep in replicas.values():
+                    rep.cli("REPLICAOF", "NO", "ONE")
+            elif mode == "rate replica":
+                for name, rep in replicas.items():
+                    rep.cli("REPLICAOF", "127.0.0.1", masters[name].port)
+                for rep in replicas.values():
+                    wait_synced(rep)
+            for _ in range(rounds):
+                for wl in (rated if mode.startswith("rate") else wls):
                     for name, m in masters.items():
-                        if mode == "replica":
+                        if mode.endswith("replica"):
                             with LagSampler(m) as ls:
                                 r = bench.run_workload(m, wl, pin[1])
                             lag = ls.samples or [0]
@@ -107,20 +131,28 @@ def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, request
                             lag = [0]
                         res.setdefault((name, wl["name"], mode), []).append(
                             (r[0], r[3], statistics.mean(lag), max(lag)))
-        for wl in wls:
+        for wl in wls + rated:
             med = {}
+            r0 = "rate " if wl in rated else ""
             for name in masters:
                 for mode in ("none", "replica"):
-                    v = res[(name, wl["name"], mode)]
+                    v = res[(name, wl["name"], r0 + mode)]
                     med[(name, mode)] = [statistics.median(x[i] for x in v) for i in range(4)]
             for name in masters:
                 n0, n1 = med[(name, "none")], med[(name, "replica")]
-                print(f"repl {wl['name']:10} {name:9}: no replica {n0[0]:9.0f} rps {n0[1]:.3f} us/op; "
+                print(f"repl {wl['name']:18} {name:9}: no replica {n0[0]:9.0f} rps {n0[1]:.3f} us/op; "
                       f"one replica {n1[0]:9.0f} rps {n1[1]:.3f} us/op (x{n1[0] / n0[0]:.2f} rps, "
                       f"cpu x{n1[1] / n0[1]:.2f}); lag mean {n1[2]:.0f} B max {n1[3]:.0f} B",
                       flush=True)
             k, r = med[("keel", "replica")], med[("reference", "replica")]
             k0, r0 = med[("keel", "none")], med[("reference", "none")]
+            if wl in rated:
+                # The offered rate is the same for all four runs: the figure is CPU per op.
+                rows.append([f"repl {wl['name']} {wl['args'][1]} cpu us/op with/without replica",
+                             k[1] / k0[1], r[1] / r0[1], (k[1] / k0[1]) / (r[1] / r0[1])] + [""] * 10)
+                rows.append([f"repl {wl['name']} {wl['args'][1]} one replica cpu us/op", k[1], r[1],
+                             k[1] / r[1] if r[1] else float("nan")] + [""] * 10)
+                continue
             rows.append([f"repl {wl['name']} one replica rps", k[0], r[0], k[0] / r[0], "", "", "",
                          "", k[1], r[1], k[1] / r[1] if r[1] else float("nan"), "", "", wl["n"]])
             rows.append([f"repl {wl['name']} replica/none rps", k[0] / k0[0], r[0] / r0[0],

@@ -1,0 +1,111 @@
+# The master's replication backlog (a ring of repl-backlog-size bytes) and its replicas' output
+# buffers: the ring wraps and a partial resync from its oldest offset gets exactly the stream's
+# bytes; CONFIG SET repl-backlog-size trims it at once; a replica that stops reading is dropped
+# at its client-output-buffer-limit (checked once per event-loop iteration) and resyncs.
+
+source [file join $::keel::tests_dir helpers rdb_util.tcl]
+
+proc link_up {{level 0}} { expr {[server_info master_link_status $level] eq "up"} }
+
+proc wait_caught_up {level mlevel} {
+    wait_for_condition 200 20 {
+        [link_up $level] &&
+        [server_info master_repl_offset $mlevel] == [server_info slave_repl_offset $level]
+    }
+}
+
+# A raw connection that asks for PSYNC <replid> <offset> and returns {socket first-line}.
+proc raw_psync {level replid offset} {
+    set s [socket [srv $level host] [srv $level port]]
+    fconfigure $s -translation binary -buffering none -blocking 1
+    set off [string length $offset]
+    puts -nonewline $s "*3\r\n\$5\r\nPSYNC\r\n\$[string length $replid]\r\n$replid\r\n\$$off\r\n$offset\r\n"
+    set line [string trimright [gets $s] "\r"]
+    return [list $s $line]
+}
+
+# Exactly n bytes from the socket (fails after 10 s).
+proc raw_read {s n} {
+    fconfigure $s -blocking 0
+    set buf ""
+    set deadline [expr {[clock milliseconds] + 10000}]
+    while {[string length $buf] < $n} {
+        append buf [read $s [expr {$n - [string length $buf]}]]
+        if {[string length $buf] < $n} {
+            if {[clock milliseconds] > $deadline} { error "read [string length $buf] of $n bytes" }
+            after 5
+        }
+    }
+    fconfigure $s -blocking 1
+    return $buf
+}
+
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
+    start_server {tags {repl}} {
+        assert_equal OK [r replicaof [srv -1 host] [srv -1 port]]
+        wait_caught_up 0 -1
+
+        test "Backlog: CONFIG SET repl-backlog-size trims it at once; it wraps; PSYNC from its oldest offset" {
+            set replid [server_info master_replid -1]
+            # A raw replica that records the stream from here on.
+            set start [expr {[server_info master_repl_offset -1] + 1}]
+            lassign [raw_psync -1 $replid $start] rec line
+            assert_equal "+CONTINUE $replid" $line
+            set value [string repeat x 1000]
+            for {set i 0} {$i < 40} {incr i} { r -1 set k$i $value }
+            assert_morethan [server_info repl_backlog_histlen -1] 40000
+            # Keel's own: the backlog is trimmed to the new size when it is set (Redis 7.0 trims
+            # its shared buffer incrementally).
+            r -1 config set repl-backlog-size 16384
+            assert_equal 16384 [server_info repl_backlog_histlen -1]
+            for {set i 0} {$i < 40} {incr i} { r -1 set j$i "$value$i" }
+            wait_caught_up 0 -1
+            set end [server_info master_repl_offset -1]
+            assert_equal 16384 [server_info repl_backlog_histlen -1]
+            set first [server_info repl_backlog_first_byte_offset -1]
+            assert_equal [expr {$end - 16384 + 1}] $first
+            set stream [raw_read $rec [expr {$end - $start + 1}]]
+            close $rec
+            # The oldest offset held: +CONTINUE and exactly the newest 16384 bytes of the stream.
+            lassign [raw_psync -1 $replid $first] s line
+            assert_equal "+CONTINUE $replid" $line
+            set tail [raw_read $s 16384]
+            close $s
+            assert_equal [string range $stream end-16383 end] $tail
+            # One byte further back is no longer held: a full sync.
+            lassign [raw_psync -1 $replid [expr {$first - 1}]] s line
+            close $s
+            assert_match "+FULLRESYNC *" $line
+            assert_equal [snapshot_of -1] [snapshot_of]
+            r -1 config set repl-backlog-size 1mb
+        }
+
+        test "A replica that stops reading is dropped at its output limit and resyncs" {
+            wait_caught_up 0 -1
+            r -1 config set client-output-buffer-limit "replica 1mb 0 0"
+            set drops [server_info client_output_buffer_limit_disconnections -1]
+            set full [log_matches "*Full resync from master*"]
+            set pattern "*scheduled to be closed ASAP for overcoming of output buffer limits*"
+            set logged [log_matches $pattern -1]
+            exec kill -STOP [srv pid]
+            try {
+                set value [string repeat v 10000]
+                # 20 MB: more than the socket buffers and the limit together.
+                for {set i 0} {$i < 2000} {incr i} { r -1 set big:$i $value }
+                wait_for_condition 100 20 {
+                    [server_info client_output_buffer_limit_disconnections -1] > $drops
+                }
+                assert_morethan [log_matches $pattern -1] $logged
+                # The master did not hold the 20 MB for it.
+                assert_lessthan [server_info mem_not_counted_for_evict -1] 2000000
+            } finally {
+                exec kill -CONT [srv pid]
+            }
+            wait_caught_up 0 -1
+            # 20 MB is past the 1 MB backlog: a full sync.
+            assert_equal [expr {$full + 1}] [log_matches "*Full resync from master*"]
+            assert_equal [snapshot_of -1] [snapshot_of]
+            r -1 config set client-output-buffer-limit "replica 256mb 64mb 60"
+        }
+    }
+}
