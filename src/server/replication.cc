@@ -496,7 +496,7 @@ void start_sync_fork(bool to_pipe) {
 // diskless one, as Redis's replicationStartPendingFork.
 void maybe_start_sync_fork() {
   if (any_child_active()) return;
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   const int64_t now = mstime();
   int64_t waiting = 0, max_idle = 0;
   bool all_eof = true;
@@ -589,7 +589,7 @@ void full_sync_request(ReplicaInfo& r, Session& s, bool legacy) {
     LOG_NOTICE("No BGSAVE in progress, but another BG operation is active. BGSAVE for replication delayed");
     return;
   }
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   if (o.diskless_sync && r.capa_eof && o.diskless_sync_delay > 0) {
     LOG_NOTICE("Delay next BGSAVE for diskless SYNC");
   }
@@ -766,7 +766,7 @@ std::string announced_port(const ReplOptions& o) {
 
 // Handshake: sends the command of `step`, skipping the steps that do not apply.
 void handshake_send() {
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   for (;;) {
     switch (g_link.step) {
       case 0:
@@ -1112,7 +1112,7 @@ int64_t good_replicas(const ReplOptions& o, int64_t now) {
 // The admission gates of min-replicas-to-write, replica-serve-stale-data and replica-read-only
 // (base/admission.h): every cron tick and whenever the link changes state.
 void update_gates() {
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   const int64_t now = mstime();
   bool noreplicas = false;
   if (o.min_to_write > 0 && !g_is_replica) noreplicas = good_replicas(o, now) < o.min_to_write;
@@ -1386,13 +1386,13 @@ void replication_init() {
 }
 
 void replication_start() {
-  const ReplOptions o = repl_options();
+  const ReplOptions o = repl_options();  // a copy: start_link records the master again
   if (!o.replicaof_host.empty()) start_link(o.replicaof_host, static_cast<int>(o.replicaof_port));
 }
 
 void replication_cron() {
   const int64_t now = mstime();
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   refresh_backlog_cap(o);
   switch (g_link.state) {
     case LinkState::kConnect:
@@ -1481,7 +1481,7 @@ std::string replication_info() {
     if (n > 0) out.append(buf, std::min<size_t>(static_cast<size_t>(n), sizeof(buf) - 1));
     out += "\r\n";
   };
-  const ReplOptions o = repl_options();
+  const ReplOptions& o = repl_options();
   const int64_t now = mstime();
   if (g_link.state == LinkState::kNone) {
     line("role:master");
