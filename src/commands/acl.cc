@@ -363,6 +363,19 @@ void derive(AclUser& u) {
     memcpy(&u.fast_word, r.keys[0].pattern.data(), n);
     u.fast_mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
   }
+  const AclState& st = state();
+  u.fast_cmd.assign(st.by_id.size(), kAclFastSlow);
+  for (size_t id = 0; id < st.by_id.size(); id++) {
+    const CommandSpec& c = *st.by_id[id];
+    if ((c.flags & u.fast_cmd_flags) != 0 || !r.allows_command(static_cast<uint16_t>(id))) continue;
+    const size_t pos = c.acl_key_pos;
+    const size_t min_args = static_cast<size_t>(c.arity > 0 ? c.arity : -c.arity);
+    if (pos == kAclNoKeys || u.fast_allkeys) {
+      u.fast_cmd[id] = kAclFastAny;
+    } else if (pos > 0 && pos < min_args && pos < kAclFastAny && u.fast_mask != 0) {
+      u.fast_cmd[id] = static_cast<uint8_t>(pos);
+    }
+  }
 }
 
 AclUser make_user(std::string_view name) {
@@ -370,6 +383,7 @@ AclUser make_user(std::string_view name) {
   u.name.assign(name);
   u.root = new_selector();
   if (state().options.pubsub_default) u.root.allchannels = true;
+  derive(u);  // a user is never without its derived fields (fast_cmd), even before its rules
   return u;
 }
 

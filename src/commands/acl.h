@@ -73,6 +73,12 @@ struct AclUser {
   bool fast_allkeys = false;
   uint32_t fast_cmd_flags = 0;
   uint64_t fast_word = 0, fast_mask = 0;
+  // The same folded per command (by CommandSpec::acl_id), so the inline check is one byte
+  // load: kAclFastSlow (the full check: not allowed by the root selector, a pub/sub command
+  // without every channel, a key rule of another shape or a key the arity does not
+  // guarantee), kAclFastAny (allowed, no key to check), else the position of the one key,
+  // which the arity guarantees is there, to test against fast_word / fast_mask.
+  std::vector<uint8_t> fast_cmd;
 
   std::string describe() const;  // one ACL LIST line without "user <name> "
 };
@@ -125,22 +131,28 @@ AclDeny acl_check(const AclUser& u, const CommandSpec& c, std::span<const std::s
                   std::string* object);
 // CommandSpec::acl_key_pos of a command with no keys.
 inline constexpr uint8_t kAclNoKeys = 255;
+// AclUser::fast_cmd's two verdicts that are not a key position.
+inline constexpr uint8_t kAclFastSlow = 0;
+inline constexpr uint8_t kAclFastAny = 255;
 // acl_check's verdict alone, without the denial's details: execute_command's fast path. The
 // usual case (a root selector that allows the command and has all keys or a single short
 // "prefix*" pattern, a command with no key or one at a fixed position) is answered inline in
 // a few loads; anything else, and every denial (another selector may overturn it), takes
 // acl_allows_slow, the full check.
 bool acl_allows_slow(const Session& s, const CommandSpec& c, std::span<const std::string_view> args);
+// Called only for a session with kAclRestricted (so s.user is set) whose command passed the
+// arity check (so a key position of fast_cmd is within args).
 inline bool acl_allows(const Session& s, const CommandSpec& c, std::span<const std::string_view> args) {
   const AclUser* u = s.user;
-  if (KEEL_LIKELY(u != nullptr) && (c.flags & u->fast_cmd_flags) == 0 && u->root.allows_command(c.acl_id)) {
+  const uint8_t f = u->fast_cmd.data()[c.acl_id];
+  if (KEEL_LIKELY(f == kAclFastAny)) return true;
+  if (f != kAclFastSlow) {
     // A command whose key flags depend on its arguments (SET with GET) still has its key at
     // the spec's position; only its flags vary, which a read-and-write pattern ignores.
-    const size_t pos = c.acl_key_pos;
-    if (pos == kAclNoKeys || u->fast_allkeys) return true;
-    if (pos - 1 < args.size() - 1 && args[pos].size() >= 8) {  // 0 < pos < args.size()
+    const std::string_view k = args[f];
+    if (k.size() >= 8) {
       uint64_t w;
-      memcpy(&w, args[pos].data(), 8);
+      memcpy(&w, k.data(), 8);
       if ((w & u->fast_mask) == u->fast_word) return true;
     }
   }

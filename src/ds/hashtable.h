@@ -120,9 +120,11 @@ class HashTable {
   // twice the buckets. Shrink (only in shrink_if_needed) at fill <= 1/8 of slots, to about half
   // the maximum fill, so one insert/erase flip-flop never resizes twice.
   static constexpr size_t kMaxPerBucket = 5;
-  // A table whose Traits define `static bool grow_allowed(size_t new_bytes)` and answer false
-  // goes on filling (overflow chains) up to this many entries per bucket before it grows
-  // anyway: Redis's 1.618 x its normal maximum fill (HASHTABLE_MAX_LOAD_FACTOR).
+  // A table whose Traits define `static bool grow_allowed(size_t entries, size_t room,
+  // size_t new_bytes)` (entries held, entries it can still take without growing, bytes of the
+  // doubled bucket array) and answer false goes on filling (overflow chains) up to this many
+  // entries per bucket before it grows anyway: Redis's 1.618 x its normal maximum fill
+  // (HASHTABLE_MAX_LOAD_FACTOR).
   static constexpr size_t kVetoPerBucket = 8;
   // A table this small is resized in one go (at most 40 entries rehashed); larger ones move one
   // bucket per mutation plus whatever the cron gives them.
@@ -206,6 +208,7 @@ class HashTable {
     }
     const Table& t = t_[resizing() ? 1 : 0];
     Bucket* b = &t.b[hash & t.mask];
+    Bucket* prev = nullptr;
     Bucket* free_b = nullptr;
     int free_slot = -1;
     for (;;) {
@@ -218,7 +221,19 @@ class HashTable {
       }
       Bucket* c = b->child();
       if (c == nullptr) break;
+      prev = b;
       b = c;
+    }
+    if (KEEL_UNLIKELY(prev != nullptr) && b->meta == 0) {
+      // An overflow bucket that erases emptied (erase never frees one: a visit may be walking
+      // the chain) goes now, before an insert: under a memory ceiling's churn chains grow and
+      // drain, and empty children kept would hold up to half the buckets' worth of memory.
+      unlink_last_child(prev, b);
+      if (free_b == b) {
+        free_b = prev;
+        free_slot = ht_detail::kSlots - 1;
+      }
+      b = prev;
     }
     pos.bucket_ = free_b ? free_b : b;
     pos.slot_ = free_slot;
@@ -570,6 +585,15 @@ class HashTable {
     }
   }
 
+  // Frees c, the empty last bucket of its chain, whose parent is b; b's link slot becomes an
+  // ordinary free slot.
+  void unlink_last_child(Bucket* b, Bucket* c) {
+    b->slots[ht_detail::kSlots - 1] = nullptr;
+    b->meta = static_cast<uint8_t>(b->meta & ht_detail::kHeadSlots);
+    std::free(c);
+    --children_;
+  }
+
   // Stores raw at (b, slot); slot -1 means b is the full last bucket of its chain: a child is
   // linked first (the entry of slot 6 moves into it to make room for the link).
   void put(Bucket* b, int slot, uint8_t tag, void* raw) {
@@ -623,9 +647,9 @@ class HashTable {
         (!g_fork_child_exists || size_ + 1 > t_[0].n * kMaxPerBucket * kForkOverload)) {
       // A table whose Traits may veto growth (the keyspace under a memory ceiling, as Redis's
       // dictExpandAllowed) stays as it is until kVetoPerBucket entries per bucket.
-      if constexpr (requires(size_t n) { Traits::grow_allowed(n); }) {
+      if constexpr (requires(size_t n) { Traits::grow_allowed(n, n, n); }) {
         if (t_[0].n != 0 && size_ + 1 <= t_[0].n * kVetoPerBucket &&
-            !Traits::grow_allowed(2 * t_[0].n * sizeof(Bucket))) {
+            !Traits::grow_allowed(size_, t_[0].n * kVetoPerBucket - size_, 2 * t_[0].n * sizeof(Bucket))) {
           return false;
         }
       }

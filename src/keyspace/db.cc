@@ -82,7 +82,7 @@ size_t Db::sample(bool volatile_only, Object** out, size_t n) const {
   return n;
 }
 
-bool Db::evict(std::string_view key, bool lazy) {
+bool Db::evict(std::string_view key, bool lazy, const uint32_t* sampled_lru, const Object** touched) {
   const KeyRef k = KeyRef::of(key);
   Slot slot;
   slot.key_ = k;
@@ -90,6 +90,10 @@ bool Db::evict(std::string_view key, bool lazy) {
   slot.epoch_ = ++epoch_;
   if (!slot.pos_.found()) return false;
   slot.obj_ = slot.pos_.entry();
+  if (sampled_lru != nullptr && slot.obj_->lru() != *sampled_lru) {
+    *touched = slot.obj_;
+    return false;
+  }
   keyspace_stats().evicted_keys++;
   notify(kNotifyEvicted, "evicted", key, id_);
   if (KEEL_UNLIKELY(g_keyspace_hooks.evicted != nullptr)) g_keyspace_hooks.evicted(id_, key);

@@ -38,10 +38,11 @@ struct ObjectTraits {
     __builtin_prefetch(reinterpret_cast<const char*>(o) + Object::kPrefetchSpan - 1);
   }
   // Redis's dictExpandAllowed for the keys and expires tables: under a memory ceiling a table
-  // does not double (new_bytes of buckets) when that would take used memory past maxmemory;
-  // it fills further (HashTable::kVetoPerBucket) and eviction keeps the keys within the
-  // ceiling meanwhile. Defined in keyspace/evict.cc.
-  static bool grow_allowed(size_t new_bytes);
+  // does not double (new_bytes of buckets) when that would take used memory past maxmemory,
+  // nor when the keys that can still fit under the ceiling fit its `room` (filling up to
+  // HashTable::kVetoPerBucket); it fills further and eviction keeps the keys within the
+  // ceiling meanwhile. Defined in keyspace/evict.cc (grow_worthwhile, evict.h).
+  static bool grow_allowed(size_t entries, size_t room, size_t new_bytes);
 };
 using ObjectTable = HashTable<ObjectTraits>;
 
@@ -222,7 +223,11 @@ class Db {
   size_t sample(bool volatile_only, Object** out, size_t n) const;
   // Evicts the key (stats, "evicted" event, the evicted hook, WATCH; no dirty count). With
   // `lazy` a big value is handed to the lazyfree thread. False when the key is gone.
-  bool evict(std::string_view key, bool lazy);
+  // With `sampled_lru` (the LRU field seen when the key was sampled) a key whose field changed
+  // since (read or written meanwhile: its score is stale) is not evicted: *touched is set to
+  // its object and the answer is false.
+  bool evict(std::string_view key, bool lazy, const uint32_t* sampled_lru = nullptr,
+             const Object** touched = nullptr);
 
   // Redis's rule (keyIsExpired): a key is expired once the clock has passed its time, so a key
   // whose time equals the current millisecond is still readable. EXPIRE with a time <= now

@@ -9,6 +9,7 @@
 // Called by command admission (commands/dispatch.cc) before a command flagged deny-oom, and by
 // the server after an eviction cut short by its time budget (maxmemory-eviction-tenacity).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "types/object.h"
@@ -55,6 +56,12 @@ inline bool lfu_policy_active() {
 // LFU: the counter after the decay its age asks for (OBJECT FREQ, the eviction score); does
 // not write the object.
 uint32_t lfu_decayed_counter(const Object* o);
+
+// Under a ceiling, whether a keys or expires table holding `entries`, with `room` for more
+// before it must grow, may double its bucket array to `new_bytes` with `used` bytes in use:
+// only if that fits under maxmemory (Redis's rule) and the keys that can still come before
+// the ceiling would not fit the room (ObjectTraits::grow_allowed, db.h).
+bool grow_worthwhile(size_t used, size_t maxmemory, size_t entries, size_t room, size_t new_bytes);
 
 enum class EvictResult { kOk, kRunning, kFail };
 // Frees memory down to maxmemory by the policy. kOk: under the ceiling (or eviction is not

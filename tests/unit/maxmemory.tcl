@@ -1,7 +1,7 @@
 # maxmemory, maxmemory-policy and eviction, the -OOM refusals (plain commands, MULTI, scripts),
 # OBJECT FREQ and the INFO fields. Replies, error texts and defaults were checked against
 # redis-server 7.0.15 (the whole file passes with --server /usr/bin/redis-server, except the
-# tests marked Keel-only: DEBUG PROPAGATED).
+# tests marked Keel-only: DEBUG PROPAGATED, the re-scored pool candidate).
 
 proc used_memory {} { return [server_info used_memory] }
 proc evicted_keys {} { return [server_info evicted_keys] }
@@ -256,6 +256,34 @@ test "allkeys-lru evicts the idle keys first" {
     assert_morethan [evicted_keys] 0
     assert_morethan_equal [llength [r keys new:*]] 95
     r config set maxmemory 0
+    r config set maxmemory-policy noeviction
+}
+
+# Keel-only: Redis 7.0 evicts old:1 here (its pool keeps the idle time old:1 had when it was
+# sampled; checked with redis-server 7.0.15). Keel re-scores a candidate read since then.
+test "allkeys-lru: a pool candidate read after it was sampled is not evicted on its old idle time (Keel-only)" {
+    r flushall
+    r config set maxmemory-policy allkeys-lru
+    # Every key is sampled (64 draws over 12 keys) and all fit the pool of 16.
+    r config set maxmemory-samples 64
+    for {set i 0} {$i < 12} {incr i} { restore_with old:$i IDLETIME [expr {100000 - 1000 * $i}] }
+    # About two and a half 10 KB values over: the idlest go, the others stay in the pool.
+    r config set maxmemory [expr {[used_memory] - 25000}]
+    r set trigger x
+    set s 0
+    while {![r exists old:$s]} { incr s }
+    assert_morethan $s 0
+    assert_lessthan $s 8
+    # old:$s, the pool's best now, is read: it becomes the most recently used key.
+    r get old:$s
+    # More data under the same ceiling (a CONFIG SET would empty the pool): more evictions.
+    set before [evicted_keys]
+    r set filler [string repeat y 25000]
+    assert_morethan [evicted_keys] $before
+    assert_equal 1 [r exists old:$s]
+    assert_equal 0 [r exists old:[expr {$s + 1}]]
+    r config set maxmemory 0
+    r config set maxmemory-samples 5
     r config set maxmemory-policy noeviction
 }
 

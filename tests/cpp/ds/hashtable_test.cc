@@ -46,11 +46,13 @@ using Table = HashTable<ItemTraits>;
 // Growth vetoed while g_grow_allowed is false (the keyspace's memory ceiling).
 bool g_grow_allowed = true;
 size_t g_grow_asked_bytes = 0;
+size_t g_grow_asked_room = 0;  // entries + room: what the table holds without growing
 struct VetoTraits {
   using Entry = Item*;
   static std::string_view key(const Item* e) { return e->key; }
-  static bool grow_allowed(size_t new_bytes) {
+  static bool grow_allowed(size_t entries, size_t room, size_t new_bytes) {
     g_grow_asked_bytes = new_bytes;
+    g_grow_asked_room = entries + room;
     return g_grow_allowed;
   }
 };
@@ -242,6 +244,7 @@ TEST(HashTable, GrowthVetoedUntilTheHardLimit) {
   while (t.size() < 8 * buckets) add();
   EXPECT_EQ(t.bucket_count(), buckets);
   EXPECT_EQ(g_grow_asked_bytes, 2 * buckets * 64);
+  EXPECT_EQ(g_grow_asked_room, 8 * buckets);
   // Every entry is still found.
   for (size_t k = 0; k < i; ++k) ASSERT_NE(t.find(key_of(k), hash_key(key_of(k))), nullptr);
   // One more grows anyway.
@@ -547,6 +550,28 @@ TEST(HashTable, LongChains) {
   EXPECT_EQ(sampled.size(), t.size());
   t.reserve(5000);
   for (int i = 0; i < 300; ++i) ASSERT_EQ(t.find(key_of(i)) != nullptr, i % 3 != 0) << i;
+}
+
+// Overflow buckets emptied by erases are freed by the next insert into their chain (a memory
+// ceiling's churn otherwise leaves chains at their longest).
+TEST(HashTable, InsertFreesEmptiedOverflowBuckets) {
+  Pool pool;
+  HashTable<CollidingTraits> t;
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
+  const size_t m0 = t.memory_usage();
+  ASSERT_GE(m0, t.bucket_count() * 64 + 2 * 64);  // head 6 + two children of 7
+  // Keys 6.. live in the children (the 7th insert moved the head's last entry down).
+  for (int i = 6; i < 20; ++i) ASSERT_NE(t.erase(key_of(i)), nullptr);
+  EXPECT_EQ(t.memory_usage(), m0);  // erase frees nothing
+  ASSERT_TRUE(t.insert(pool.make(key_of(100))));
+  EXPECT_EQ(t.memory_usage(), m0 - 64);  // the empty last child went
+  ASSERT_NE(t.erase(key_of(100)), nullptr);
+  ASSERT_TRUE(t.insert(pool.make(key_of(101))));
+  EXPECT_EQ(t.memory_usage(), m0 - 2 * 64);  // and then the other: the key went to the head
+  for (int i = 0; i < 6; ++i) ASSERT_NE(t.find(key_of(i)), nullptr) << i;
+  ASSERT_NE(t.find(key_of(101)), nullptr);
+  EXPECT_EQ(t.size(), 7u);
+  EXPECT_EQ(full_scan(t).size(), 7u);
 }
 
 TEST(HashTable, SteadyStateChurnDoesNotGrowMemory) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/fork.h"
+#include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "keyspace/notify.h"
 #include "types/hash_type.h"
@@ -427,3 +428,21 @@ TEST_F(DbTest, ActiveExpiryOfFields) {
 
 }  // namespace
 }  // namespace keel
+
+// The keyspace tables' growth veto under a ceiling (evict.h): Redis's rule (the doubled array
+// must fit under maxmemory), and no doubling while the keys that can still come fit the room
+// the table has before it must grow.
+TEST(GrowWorthwhile, KeepsTheTableWhenTheRemainingKeysFitItsRoom) {
+  // evict.py's Zipf cache: 16384 buckets (1 MB) with 81,920 keys of about 128 bytes and
+  // 15.5 MB allowed. About 29k more keys can come; the table takes 49k more: no growth.
+  const size_t table = 16384 * 64;
+  const size_t used = 1000000 + table + 81920 * 128;
+  EXPECT_FALSE(keel::grow_worthwhile(used, 15500000, 81920, 16384 * 8 - 81920, 2 * table));
+  // The same table with a 64 MB ceiling: hundreds of thousands more keys, so it grows.
+  EXPECT_TRUE(keel::grow_worthwhile(used, 64u << 20, 81920, 16384 * 8 - 81920, 2 * table));
+  // Redis's rule alone: the new array does not fit under the ceiling.
+  EXPECT_FALSE(keel::grow_worthwhile(used, used + 2 * table - 1, 81920, 0, 2 * table));
+  EXPECT_TRUE(keel::grow_worthwhile(used, used + 2 * table + 10 * 160, 81920, 0, 2 * table));
+  // An empty table (nothing to forecast from) may grow when the array fits.
+  EXPECT_TRUE(keel::grow_worthwhile(1000000, 2000000, 0, 0, 128));
+}
