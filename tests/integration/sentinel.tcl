@@ -17,7 +17,10 @@ start_server {overrides {replica-announce-port 12345 replica-announced no replic
         wait_for_condition 300 50 {[string match "*slave0:ip=127.0.0.1,port=12345,state=online*" [r -1 info replication]]} {
             fail "master: [r -1 info replication]"
         }
-        assert_equal 12345 [lindex [lindex [r -1 role] 2] 0 1]
+        # ROLE lists a replica once its first ACK arrived (INFO says online before that).
+        wait_for_condition 100 20 {[lindex [lindex [r -1 role] 2] 0 1] eq "12345"} {
+            fail "ROLE: [r -1 role]"
+        }
         assert_equal 0 [server_info replica_announced]
         assert_equal 7 [server_info slave_priority]
         assert_equal {slave-announce-port 12345} [r config get slave-announce-port]
