@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/cpu_affinity.h"
 #include "base/memory.h"
 
 namespace keel {
@@ -64,6 +65,7 @@ class Worker {
   }
 
   void run() {
+    apply_cpulist(cpu_lists().bio, "bio_cpulist");
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
       work_.wait(lock, [this] { return stop_ || !queue_.empty(); });

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/cpu_affinity.h"
 #include "base/args.h"
 #include "base/log.h"
 #include "base/time.h"
@@ -84,6 +85,7 @@ class FsyncThread {
     std::thread([this] { run(); }).detach();
   }
   void run() {
+    apply_cpulist(cpu_lists().bio, "bio_cpulist");
     for (;;) {
       FsyncJob job;
       {

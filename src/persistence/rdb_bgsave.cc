@@ -14,6 +14,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "base/cpu_affinity.h"
 #include "base/log.h"
 #include "base/time.h"
 #include "keyspace/keyspace.h"
@@ -171,6 +172,11 @@ void child_progress(uint64_t keys) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGUSR1, &sa, nullptr);
   prctl(PR_SET_NAME, type == kChildAof ? "keel-aof-rewrite" : "keel-rdb-bgsave", 0, 0, 0);
+  if (type == kChildAof) {
+    apply_cpulist(cpu_lists().aof_rewrite, "aof_rewrite_cpulist");
+  } else {
+    apply_cpulist(cpu_lists().bgsave, "bgsave_cpulist");
+  }
   if (g_bgsave_hooks.in_child) g_bgsave_hooks.in_child();
   if (g_info_pipe[0] != -1) close(g_info_pipe[0]);  // the parent's end: EPIPE if it dies
   g_info_pipe[0] = -1;

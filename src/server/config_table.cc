@@ -10,6 +10,7 @@
 #include <cstring>
 #include <optional>
 
+#include "base/cpu_affinity.h"
 #include "base/crash.h"
 #include "base/log.h"
 #include "base/memory.h"
@@ -368,6 +369,11 @@ void add_server_directives(std::vector<Directive>* v) {
                Num::kI64, 0, kIntMax, "511"));
   v->push_back(b("daemonize", nullptr, kImmutable, KEEL_REF(server_options().daemonize), false));
   v->push_back(s("pidfile", nullptr, kImmutable, KEEL_REF(server_options().pidfile), ""));
+  // CPU affinity (base/cpu_affinity.h): applied by each thread or child as it starts.
+  v->push_back(s("server_cpulist", nullptr, kImmutable, KEEL_REF(cpu_lists().server), ""));
+  v->push_back(s("bio_cpulist", nullptr, kImmutable, KEEL_REF(cpu_lists().bio), ""));
+  v->push_back(s("aof_rewrite_cpulist", nullptr, kImmutable, KEEL_REF(cpu_lists().aof_rewrite), ""));
+  v->push_back(s("bgsave_cpulist", nullptr, kImmutable, KEEL_REF(cpu_lists().bgsave), ""));
   v->push_back(sp("loglevel", 0, set_loglevel, get_loglevel, "notice"));
   v->push_back(s("logfile", nullptr, kImmutable, KEEL_REF(log_options().file), ""));
   v->push_back(n("databases", nullptr, kImmutable, KEEL_REF(command_options().databases),

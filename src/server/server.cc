@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/cpu_affinity.h"
 #include "base/admission.h"
 #include "base/fork.h"
 #include "base/glob.h"
@@ -553,6 +554,7 @@ int Server::run() {
   set_relisten_hook([](std::string*) { return g_server->relisten(); });
   const ServerOptions& o = server_options();
   LOG_NOTICE("Server initialized");
+  apply_cpulist(cpu_lists().server, "server_cpulist");
   stats_.start_time_ms = mstime();
   persistence_state().lastsave = time(nullptr);
   g_clock.now_ms = mstime();

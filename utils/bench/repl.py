@@ -85,10 +85,19 @@ def write_workloads(quick, requests=0):
             for t in ("set", "incr", "lpush")]
 
 
+# What redis-benchmark's -t sends, as a keel-loadgen command (it has -t only for set/get/ping).
+LOADGEN_COMMANDS = {"incr": ["INCR", "counter:__rand_int__"], "lpush": ["LPUSH", "mylist", "xxx"]}
+
+
 def rate_workload(wl, rate):
     """The workload from keel-loadgen at `rate` requests per second in all."""
+    args = list(wl["args"])
+    if wl["t"] in LOADGEN_COMMANDS:
+        i = args.index("-t")
+        del args[i:i + 2]
+        args += LOADGEN_COMMANDS[wl["t"]]
     return dict(wl, name=f"{wl['name']} at rate", tool="loadgen",
-                args=["--rate", str(int(rate))] + wl["args"])
+                args=["--rate", str(int(rate))] + args)
 
 
 def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, requests):
