@@ -1,7 +1,10 @@
 // CPU affinity lists (base/cpu_affinity.h).
 #include "base/cpu_affinity.h"
 
+#include <dirent.h>
 #include <sched.h>
+
+#include <cstdlib>
 
 #include "base/log.h"
 
@@ -52,7 +55,7 @@ bool parse_cpulist(std::string_view list, std::vector<int>* cpus) {
   return !cpus->empty();
 }
 
-void apply_cpulist(const std::string& list, const char* what) {
+void apply_cpulist(const std::string& list, const char* what, int tid) {
   if (list.empty()) return;
   std::vector<int> cpus;
   if (!parse_cpulist(list, &cpus)) {
@@ -62,9 +65,20 @@ void apply_cpulist(const std::string& list, const char* what) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : cpus) CPU_SET(c, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) {
+  if (sched_setaffinity(tid, sizeof set, &set) != 0) {
     LOG_WARNING("%s '%s' could not be applied: left unbound", what, list.c_str());
   }
+}
+
+std::vector<int> process_thread_ids() {
+  std::vector<int> ids;
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return ids;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9') ids.push_back(atoi(e->d_name));
+  }
+  closedir(d);
+  return ids;
 }
 
 }  // namespace keel

@@ -22,8 +22,12 @@ CpuLists& cpu_lists();
 // a stray character) or a CPU past the affinity mask.
 bool parse_cpulist(std::string_view list, std::vector<int>* cpus);
 
-// Binds the calling thread to `list` (nothing when it is empty). A malformed list or a
-// refused binding is logged with `what` ("bio_cpulist") and the thread runs unbound.
-void apply_cpulist(const std::string& list, const char* what);
+// Binds the calling thread (or thread `tid`) to `list` (nothing when it is empty). A malformed
+// list or a refused binding is logged with `what` ("bio_cpulist") and the thread runs unbound.
+void apply_cpulist(const std::string& list, const char* what, int tid = 0);
+
+// The thread ids of this process (/proc/self/task): to find the threads a library call
+// started (jemalloc's background purge thread names itself only once it runs).
+std::vector<int> process_thread_ids();
 
 }  // namespace keel

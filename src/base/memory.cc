@@ -3,11 +3,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "base/assert.h"
+#include "base/cpu_affinity.h"
 
 #ifndef KEEL_NO_JEMALLOC
 #include <jemalloc/jemalloc.h>  // also declares malloc_usable_size
@@ -225,7 +229,22 @@ bool allocator_purge() {
 
 bool set_allocator_background_thread(bool enable) {
 #ifndef KEEL_NO_JEMALLOC
-  return mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable)) == 0;
+  // One purge thread for all arenas, created when enabled, so that bio_cpulist binds it as
+  // it binds lazyfree (purging what lazyfree freed must not take the main thread's CPU);
+  // jemalloc would otherwise start more later, wherever they happen to run.
+  size_t one = 1;
+  (void)mallctl("max_background_threads", nullptr, nullptr, &one, sizeof(one));
+  const std::string& bio = cpu_lists().bio;
+  const std::vector<int> before = bio.empty() ? std::vector<int>() : process_thread_ids();
+  const bool ok = mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable)) == 0;
+  if (ok && enable && !bio.empty()) {
+    for (int tid : process_thread_ids()) {
+      if (std::find(before.begin(), before.end(), tid) == before.end()) {
+        apply_cpulist(bio, "bio_cpulist", tid);
+      }
+    }
+  }
+  return ok;
 #else
   (void)enable;
   return false;

@@ -61,6 +61,14 @@ start_server {overrides {server_cpulist 0 bio_cpulist 1 bgsave_cpulist 1 aof_rew
         assert_equal {server_cpulist 0} [r config get server_cpulist]
     }
 
+    test "bio_cpulist binds jemalloc's purge thread too (Keel)" {
+        # Redis leaves it where it started (on the main thread's CPUs); the ASan build has no
+        # jemalloc.
+        set tid [thread_named [srv pid] jemalloc_bg_thd]
+        if {![is_keel] || $tid eq ""} { skip_test "no jemalloc purge thread" }
+        assert_equal 1 [cpus_allowed [srv pid] $tid]
+    }
+
     test "bgsave_cpulist binds the BGSAVE child" {
         r debug populate 1000
         r config set rdb-key-save-delay 2000
