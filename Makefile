@@ -114,7 +114,7 @@ FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CXXFLAGS := -std=c++20 -O1 -g -fno-omit-frame-pointer -Wall -Wextra $(WERROR) \
                  -DKEEL_NO_JEMALLOC -Isrc -I/usr/include/lua5.1
 FUZZ_TARGETS  := resp_parser inline_parser listpack intset ziplist quicklist glob numbers lua_value rdb_load hll
-FUZZ_BASE     := src/base/crash.cc src/base/log.cc src/base/memory.cc src/base/numbers.cc src/base/util_random.cc
+FUZZ_BASE     := src/base/cpu_affinity.cc src/base/crash.cc src/base/log.cc src/base/memory.cc src/base/numbers.cc src/base/util_random.cc
 # Library sources (besides FUZZ_BASE) and libraries each target links.
 FUZZ_SRCS_resp_parser   := src/protocol/resp_parser.cc
 FUZZ_SRCS_inline_parser := src/protocol/resp_parser.cc
