@@ -92,7 +92,7 @@ bench: deps $(SERVER) $(LOADGEN)
 # runner and cmdfuzz report as a crash (servers stopped with SIGKILL are not checked).
 ASAN_FLAGS := -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -DKEEL_NO_JEMALLOC
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_FLAGS)" JEMALLOC= \
+	@$(MAKE) --no-print-directory -j$(NPROC) BUILD=build-asan OPT="$(ASAN_FLAGS)" JEMALLOC= \
 	  SERVER=src/keel-server-asan src/keel-server-asan build-asan/keel-unit
 
 test-asan: asan
