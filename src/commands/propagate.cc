@@ -64,6 +64,10 @@ constexpr size_t kKeepArena = 1 << 20;
 void emit(int dbid, std::span<const std::string_view> argv, uint8_t targets) {
   for (PropagationSink* s : g_unit.sinks) s->feed(dbid, argv, targets);
 }
+// After the last command of a unit (the sinks flush what they buffered for it).
+void end_sinks_unit() {
+  for (PropagationSink* s : g_unit.sinks) s->unit_end();
+}
 
 void on_expired(int dbid, std::string_view key) { propagate_expired(dbid, key); }
 // A hash field that expired (lazily or by the active cycle): HDEL key field, as Redis 7.4.
@@ -129,7 +133,7 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
   // emitted from argv at once rather than copied into the arena and emitted at the unit's end.
   if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
     emit(dbid, argv, targets);
-    for (PropagationSink* s : g_unit.sinks) s->unit_end();
+    end_sinks_unit();
     return;
   }
   if (!rewritten) {
@@ -164,7 +168,7 @@ void propagation_end_unit(bool no_transaction) {
     emit(op.dbid, g_unit.views, op.targets);
   }
   if (transaction) emit(-1, kExec, kPropagateAll);
-  for (PropagationSink* s : g_unit.sinks) s->unit_end();
+  end_sinks_unit();
   g_unit.ops.clear();
   g_unit.store.clear();
   if (g_unit.store.arena.capacity() > kKeepArena) {

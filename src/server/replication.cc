@@ -119,7 +119,7 @@ bool g_replicas_fed = false;
 size_t backlog_cap(const ReplOptions& o) {
   return static_cast<size_t>(std::max<int64_t>(o.backlog_size, 16 * 1024));
 }
-// Called by create_backlog, the cron and CONFIG SET repl-backlog-size: trims at once.
+// Called by CONFIG SET repl-backlog-size (replication_options_changed): trims at once.
 void refresh_backlog_cap(const ReplOptions& o) {
   if (g_backlog.active) g_backlog.ring.set_limit(backlog_cap(o));
 }
@@ -1386,14 +1386,13 @@ void replication_init() {
 }
 
 void replication_start() {
-  const ReplOptions o = repl_options();  // a copy: start_link records the master again
+  const ReplOptions& o = repl_options();
   if (!o.replicaof_host.empty()) start_link(o.replicaof_host, static_cast<int>(o.replicaof_port));
 }
 
 void replication_cron() {
   const int64_t now = mstime();
   const ReplOptions& o = repl_options();
-  refresh_backlog_cap(o);
   switch (g_link.state) {
     case LinkState::kConnect:
       if (now - g_last_connect_ms >= 1000) {

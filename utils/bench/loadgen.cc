@@ -141,8 +141,8 @@ class Generator {
   void append_command(std::string& out) {
     bulk_header(out, int(o_.command.size()));
     for (const std::string& arg : o_.command) {
-      const size_t start = out.size() + 1 + std::to_string(arg.size()).size() + 2;
       bulk(out, arg);
+      const size_t start = out.size() - arg.size() - 2;  // the argument's bytes in `out`
       if (o_.keyspace <= 0) continue;
       for (size_t at = arg.find("__rand_int__"); at != std::string::npos;
            at = arg.find("__rand_int__", at + 12)) {
