@@ -390,10 +390,19 @@ class HashTable {
   // loads of a round issued together: up to 16 candidate buckets are prefetched before any is
   // read, so their cache misses overlap (eviction samples are bound by them). Returns n, or 0
   // when the table is empty.
+  // A request for at least every entry of a small table returns each entry once (a walk of at
+  // most kWalkAll buckets): drawn with replacement, 12 draws over 12 keys would miss about a
+  // third of them, and a pool policy asked to look at every key would not.
   size_t random_entries(uint64_t rnd, Entry* out, size_t n) const {
     if (size_ == 0) return 0;
     uint64_t state = rnd;
     const size_t total = live_buckets();
+    constexpr size_t kWalkAll = 64;
+    if (n >= size_ && total <= kWalkAll) {
+      size_t got = 0;
+      for_each([&](Entry e) { out[got++] = e; });
+      return got;
+    }
     constexpr size_t kBatch = 16;
     size_t got = 0;
     for (int round = 0; round < 8 && got < n; ++round) {

@@ -21,6 +21,17 @@ proc restore_with {key how value} {
     r restore $key 0 $payload $how $value
 }
 
+# An empty server under `policy` with the defaults of everything these tests change, so that
+# a test which fails half-way does not leave a ceiling that fails the next ones too.
+proc fresh_start {policy} {
+    r config set maxmemory 0
+    r config set maxmemory-samples 5
+    r config set lazyfree-lazy-eviction no
+    r config set notify-keyspace-events ""
+    r flushall
+    r config set maxmemory-policy $policy
+}
+
 tags {maxmemory} {
 
 test "maxmemory directives: Redis's defaults" {
@@ -65,8 +76,7 @@ test "INFO: maxmemory fields, used_memory_dataset, eviction counters" {
 }
 
 test "noeviction: deny-oom commands get -OOM, reads and deletions run, nothing is evicted" {
-    r flushall
-    r config set maxmemory-policy noeviction
+    fresh_start noeviction
     for {set i 0} {$i < 100} {incr i} { r set k:$i [string repeat v 100] }
     set before [evicted_keys]
     r config set maxmemory 1
@@ -136,8 +146,7 @@ redis.register_function{function_name='f3', callback=function(k, a) return redis
 }
 
 test "OBJECT FREQ: the LFU counter (and the errors of the other policy)" {
-    r flushall
-    r config set maxmemory-policy allkeys-lru
+    fresh_start allkeys-lru
     r set k v
     assert_error {ERR An LFU maxmemory policy is not selected*} {r object freq k}
     r config set maxmemory-policy allkeys-lfu
@@ -162,8 +171,7 @@ test "OBJECT FREQ: the LFU counter (and the errors of the other policy)" {
 }
 
 test "The LFU counter and the LRU idle time survive a reload (RDB FREQ and IDLE)" {
-    r flushall
-    r config set maxmemory-policy allkeys-lfu
+    fresh_start allkeys-lfu
     restore_with hot FREQ 200
     r set fresh v
     r debug reload
@@ -189,8 +197,7 @@ test "A key loaded under an LFU policy without a saved counter starts at LFU_INI
 }
 
 test "Reads touch the LRU idle time" {
-    r flushall
-    r config set maxmemory-policy allkeys-lru
+    fresh_start allkeys-lru
     restore_with k IDLETIME 1000
     assert_range [r object idletime k] 1000 1002
     r get k
@@ -227,8 +234,7 @@ foreach policy {allkeys-lru allkeys-lfu allkeys-random volatile-lru volatile-lfu
 }
 
 test "volatile policies evict only keys with a TTL, then refuse writes" {
-    r flushall
-    r config set maxmemory-policy volatile-lru
+    fresh_start volatile-lru
     for {set i 0} {$i < 200} {incr i} { r set keep:$i [string repeat x 1000] }
     for {set i 0} {$i < 200} {incr i} { r set ttl:$i [string repeat x 1000] ex 100000 }
     set limit [expr {[used_memory] - 100000}]
@@ -246,8 +252,7 @@ test "volatile policies evict only keys with a TTL, then refuse writes" {
 }
 
 test "allkeys-lru evicts the idle keys first" {
-    r flushall
-    r config set maxmemory-policy allkeys-lru
+    fresh_start allkeys-lru
     for {set i 0} {$i < 100} {incr i} { restore_with old:$i IDLETIME 100000 }
     for {set i 0} {$i < 100} {incr i} { r set new:$i [string repeat x 10000] }
     # About 50 values over.
@@ -262,9 +267,8 @@ test "allkeys-lru evicts the idle keys first" {
 # Keel-only: Redis 7.0 evicts old:1 here (its pool keeps the idle time old:1 had when it was
 # sampled; checked with redis-server 7.0.15). Keel re-scores a candidate read since then.
 test "allkeys-lru: a pool candidate read after it was sampled is not evicted on its old idle time (Keel-only)" {
-    r flushall
-    r config set maxmemory-policy allkeys-lru
-    # Every key is sampled (64 draws over 12 keys) and all fit the pool of 16.
+    fresh_start allkeys-lru
+    # A sample of 64 from 12 keys is every key (ds/hashtable.h), and all fit the pool of 16.
     r config set maxmemory-samples 64
     for {set i 0} {$i < 12} {incr i} { restore_with old:$i IDLETIME [expr {100000 - 1000 * $i}] }
     # About two and a half 10 KB values over: the idlest go, the others stay in the pool.
@@ -288,8 +292,7 @@ test "allkeys-lru: a pool candidate read after it was sampled is not evicted on 
 }
 
 test "allkeys-lfu evicts the least frequently used keys first" {
-    r flushall
-    r config set maxmemory-policy allkeys-lfu
+    fresh_start allkeys-lfu
     for {set i 0} {$i < 100} {incr i} { restore_with hot:$i FREQ 100 }
     for {set i 0} {$i < 100} {incr i} { restore_with cold:$i FREQ 0 }
     r config set maxmemory [expr {[used_memory] - 500000}]
@@ -301,8 +304,7 @@ test "allkeys-lfu evicts the least frequently used keys first" {
 }
 
 test "volatile-ttl evicts the keys that expire soonest" {
-    r flushall
-    r config set maxmemory-policy volatile-ttl
+    fresh_start volatile-ttl
     for {set i 0} {$i < 100} {incr i} { r set soon:$i [string repeat x 10000] ex 1000 }
     for {set i 0} {$i < 100} {incr i} { r set late:$i [string repeat x 10000] ex 1000000 }
     r config set maxmemory [expr {[used_memory] - 500000}]
@@ -314,8 +316,7 @@ test "volatile-ttl evicts the keys that expire soonest" {
 }
 
 test "an evicted key: 'evicted' keyspace event, WATCH sees it" {
-    r flushall
-    r config set maxmemory-policy allkeys-random
+    fresh_start allkeys-random
     r config set notify-keyspace-events Ee
     set sub [redis_deferring_client]
     $sub psubscribe __keyevent@*__:evicted
@@ -341,8 +342,7 @@ test "an evicted key: 'evicted' keyspace event, WATCH sees it" {
 
 test "an evicted key is propagated as DEL (UNLINK with lazyfree-lazy-eviction)" {
     if {![is_keel]} { skip_test "DEBUG PROPAGATED is Keel's" }
-    r flushall
-    r config set maxmemory-policy allkeys-lru
+    fresh_start allkeys-lru
     r set victim [string repeat x 100000]
     r debug propagated on
     r config set maxmemory 1
@@ -385,8 +385,7 @@ proc write_load {batches prefix} {
 }
 
 test "a write load at the ceiling (allkeys-lru) stays within maxmemory plus slack" {
-    r flushall
-    r config set maxmemory-policy allkeys-lru
+    fresh_start allkeys-lru
     set limit [set_ceiling_above_used 4000000]
     lassign [write_load 30 lru] errors worst
     assert_equal 0 $errors

@@ -703,6 +703,23 @@ TEST(HashTable, RandomEntriesFairInBatches) {
   EXPECT_EQ(sampled.size(), all.size());
 }
 
+// Asked for at least as many entries as a small table holds: every entry, once (drawn with
+// replacement, 12 draws over 12 entries would miss some; eviction tests rely on it).
+TEST(HashTable, RandomEntriesOfASmallTableAreAllItsEntries) {
+  Pool pool;
+  Table t;
+  Item* out[64];
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
+  for (size_t n : {12u, 13u, 64u}) {
+    ASSERT_EQ(t.random_entries(7, out, n), 12u);
+    std::unordered_set<std::string> seen;
+    for (size_t k = 0; k < 12; ++k) seen.insert(out[k]->key);
+    EXPECT_EQ(seen, keys_of(t));
+  }
+  // Fewer than the table holds: still n draws.
+  EXPECT_EQ(t.random_entries(7, out, 5), 5u);
+}
+
 TEST(HashTable, RandomEntry) {
   Pool pool;
   Table t;
