@@ -13,6 +13,7 @@
 #include "base/time.h"
 #include "base/util_random.h"
 #include "commands/acl.h"
+#include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/dispatch.h"
 #include "commands/pubsub.h"
@@ -149,6 +150,7 @@ int main(int argc, char** argv) {
   pubsub_init();  // keyspace notifications publish through pub/sub
   Server srv;
   set_server_api(&srv);
+  scripting_init();
   memory_mark_startup();  // MEMORY STATS startup.allocated: before any data is loaded
   crash_report_install(&srv);  // fatal signals and failed assertions write a bug report
   LOG_NOTICE("oO0OoO0OoO0Oo Keel is starting oO0OoO0OoO0Oo");

@@ -690,6 +690,11 @@ bool script_admission_denyoom(const CommandSpec& c, std::span<const std::string_
   return !(flags & (kScriptEvalCompat | kScriptNoWrites | kScriptAllowOom));
 }
 
+void scripting_init() {
+  (void)eval_engine();
+  (void)function_engine();
+}
+
 ScriptingMemory scripting_memory() {
   ScriptingMemory m;
   const LuaEngine& eval = eval_engine();

@@ -10,21 +10,26 @@
 namespace keel {
 
 struct Rax::Node {
-  void* value;
   uint8_t has_value;
   uint8_t label_len;
   uint16_t nchild;
-  uint32_t pad;
-  uint8_t data[];
+  uint8_t data[];  // label, edges, pad to 8 (from the node's start), [value], children
 
-  static size_t bytes_for(size_t label_len, size_t nchild) {
-    return sizeof(Node) + ((label_len + nchild + 7) & ~size_t(7)) + 8 * nchild;
+  // The pointer area starts at the first 8-byte boundary after the 4-byte header, the label
+  // and the edges; it holds the value only when the node has one (a leaf of a stream's tree
+  // is 4 + label + 8 bytes, not 16 + label + 8).
+  static size_t ptr_offset(size_t label_len, size_t nchild) {
+    return ((sizeof(Node) + label_len + nchild + 7) & ~size_t(7)) - sizeof(Node);
+  }
+  static size_t bytes_for(size_t label_len, size_t nchild, bool has_value) {
+    return sizeof(Node) + ptr_offset(label_len, nchild) + 8 * (nchild + (has_value ? 1 : 0));
   }
   uint8_t* label() { return data; }
   uint8_t* edges() { return data + label_len; }
-  Node** children() {
-    return reinterpret_cast<Node**>(data + ((label_len + nchild + 7) & ~size_t(7)));
-  }
+  void** ptrs() { return reinterpret_cast<void**>(data + ptr_offset(label_len, nchild)); }
+  void*& value() { return ptrs()[0]; }  // only when has_value
+  void* value_or_null() { return has_value ? value() : nullptr; }
+  Node** children() { return reinterpret_cast<Node**>(ptrs() + has_value); }
   // Index of the child whose edge is c, or -1.
   int find_child(uint8_t c) {
     const uint8_t* e = edges();
@@ -35,28 +40,28 @@ struct Rax::Node {
     return -1;
   }
 };
+static_assert(sizeof(Rax::Node) == 4);
 
 namespace {
 using Node = Rax::Node;
 
-Node* new_node(const uint8_t* label, size_t label_len, size_t nchild) {
+Node* new_node(const uint8_t* label, size_t label_len, size_t nchild, bool has_value = false) {
   KEEL_ASSERT(label_len <= Rax::kMaxKey);
-  auto* n = static_cast<Node*>(malloc(Node::bytes_for(label_len, nchild)));
+  auto* n = static_cast<Node*>(malloc(Node::bytes_for(label_len, nchild, has_value)));
   KEEL_ASSERT(n != nullptr);
-  n->value = nullptr;
-  n->has_value = 0;
+  n->has_value = has_value ? 1 : 0;
   n->label_len = static_cast<uint8_t>(label_len);
   n->nchild = static_cast<uint16_t>(nchild);
-  n->pad = 0;
   if (label_len) memcpy(n->label(), label, label_len);
+  if (has_value) n->value() = nullptr;
   return n;
 }
 
-// A copy of n with another label (same value and children); n is freed.
-Node* relabel(Node* n, const uint8_t* label, size_t label_len) {
-  Node* m = new_node(label, label_len, n->nchild);
-  m->value = n->value;
-  m->has_value = n->has_value;
+// A copy of n with another label and whether it has a value (the value, when both have one,
+// and the children are kept); n is freed.
+Node* rebuild(Node* n, const uint8_t* label, size_t label_len, bool has_value) {
+  Node* m = new_node(label, label_len, n->nchild, has_value);
+  if (has_value && n->has_value) m->value() = n->value();
   if (n->nchild) {
     memcpy(m->edges(), n->edges(), n->nchild);
     memcpy(m->children(), n->children(), sizeof(Node*) * n->nchild);
@@ -65,11 +70,14 @@ Node* relabel(Node* n, const uint8_t* label, size_t label_len) {
   return m;
 }
 
+Node* relabel(Node* n, const uint8_t* label, size_t label_len) {
+  return rebuild(n, label, label_len, n->has_value);
+}
+
 // A copy of n with one more child (edge c) at its sorted place; n is freed.
 Node* add_child(Node* n, uint8_t c, Node* child) {
-  Node* m = new_node(n->label(), n->label_len, n->nchild + 1u);
-  m->value = n->value;
-  m->has_value = n->has_value;
+  Node* m = new_node(n->label(), n->label_len, n->nchild + 1u, n->has_value);
+  if (n->has_value) m->value() = n->value();
   int at = 0;
   while (at < n->nchild && n->edges()[at] < c) at++;
   uint8_t* e = m->edges();
@@ -90,9 +98,8 @@ Node* add_child(Node* n, uint8_t c, Node* child) {
 
 // A copy of n without child `idx`; n is freed.
 Node* remove_child(Node* n, int idx) {
-  Node* m = new_node(n->label(), n->label_len, n->nchild - 1u);
-  m->value = n->value;
-  m->has_value = n->has_value;
+  Node* m = new_node(n->label(), n->label_len, n->nchild - 1u, n->has_value);
+  if (n->has_value) m->value() = n->value();
   for (int k = 0, d = 0; k < n->nchild; k++) {
     if (k == idx) continue;
     m->edges()[d] = n->edges()[k];
@@ -119,7 +126,7 @@ Node* merge_with_child(Node* n) {
 
 void free_rec(Node* n, void (*free_value)(void*)) {
   for (int k = 0; k < n->nchild; k++) free_rec(n->children()[k], free_value);
-  if (n->has_value && free_value) free_value(n->value);
+  if (n->has_value && free_value) free_value(n->value());
   free(n);
 }
 
@@ -150,13 +157,13 @@ void* maximal(Node* n, Out& o) {
 }
 // Smallest key at or under n, whose label is already in o.
 void* min_below(Node* n, Out& o) {
-  if (n->has_value) return n->value;
+  if (n->has_value) return n->value();
   if (n->nchild == 0) return nullptr;
   o.buf[o.len++] = n->edges()[0];
   return minimal(n->children()[0], o);
 }
 void* max_below(Node* n, Out& o) {
-  if (n->nchild == 0) return n->has_value ? n->value : nullptr;
+  if (n->nchild == 0) return n->value_or_null();
   o.buf[o.len++] = n->edges()[n->nchild - 1];
   return maximal(n->children()[n->nchild - 1], o);
 }
@@ -174,7 +181,7 @@ void* seek_ge(Node* n, const uint8_t* key, size_t klen, size_t i, bool strict, O
   }
   if (rem < L) return min_below(n, o);  // key is a proper prefix: everything here is greater
   if (rem == L) {
-    if (n->has_value && !strict) return n->value;
+    if (n->has_value && !strict) return n->value();
     if (n->nchild == 0) {
       o.len = start;
       return nullptr;
@@ -209,7 +216,7 @@ void* seek_le(Node* n, const uint8_t* key, size_t klen, size_t i, bool strict, O
     return nullptr;
   }
   if (rem <= L) {
-    if (rem == L && n->has_value && !strict) return n->value;
+    if (rem == L && n->has_value && !strict) return n->value();
     o.len = start;
     return nullptr;
   }
@@ -222,7 +229,7 @@ void* seek_le(Node* n, const uint8_t* key, size_t klen, size_t i, bool strict, O
     if (void* r = seek_le(n->children()[k], key, klen, i + L + 1, strict, o)) return r;
     o.len--;
   }
-  if (n->has_value) return n->value;
+  if (n->has_value) return n->value();
   o.len = start;
   return nullptr;
 }
@@ -317,9 +324,12 @@ bool Rax::insert(std::string_view keysv, void* value) {
     i += n->label_len;
     if (i == klen) {
       const bool added = !n->has_value;
-      n->has_value = 1;
-      n->value = value;
-      if (added) size_++;
+      if (added) {
+        n = rebuild(n, n->label(), n->label_len, true);  // room for the value
+        *link = n;
+        size_++;
+      }
+      n->value() = value;
       return added;
     }
     const uint8_t c = key[i];
@@ -329,9 +339,8 @@ bool Rax::insert(std::string_view keysv, void* value) {
       i++;
       continue;
     }
-    Node* leaf = new_node(key + i + 1, klen - i - 1, 0);
-    leaf->has_value = 1;
-    leaf->value = value;
+    Node* leaf = new_node(key + i + 1, klen - i - 1, 0, true);
+    leaf->value() = value;
     *link = add_child(n, c, leaf);
     size_++;
     nodes_++;
@@ -348,7 +357,7 @@ void* Rax::find(std::string_view keysv) const {
     const size_t L = n->label_len;
     if (klen - i < L || memcmp(n->label(), key + i, L) != 0) return nullptr;
     i += L;
-    if (i == klen) return n->has_value ? n->value : nullptr;
+    if (i == klen) return n->value_or_null();
     const int idx = n->find_child(key[i]);
     if (idx < 0) return nullptr;
     n = n->children()[idx];
@@ -381,10 +390,26 @@ bool Rax::remove(std::string_view keysv, void** old) {
     i++;
   }
   if (!n->has_value) return false;
-  if (old) *old = n->value;
-  n->has_value = 0;
-  n->value = nullptr;
+  if (old) *old = n->value();
   size_--;
+  if (depth > 0 && n->nchild == 0) {
+    // A leaf: unlink it from its parent, which may then need merging.
+    free(n);
+    nodes_--;
+    Node** plink = links[depth - 1];
+    Node* p = remove_child(*plink, edge_idx[depth]);
+    *plink = p;
+    if (!p->has_value && p->nchild == 1) {
+      *plink = merge_with_child(p);
+      nodes_--;
+    } else if (depth - 1 == 0 && !p->has_value && p->nchild == 0 && p->label_len) {
+      free(p);
+      root_ = new_node(nullptr, 0, 0);
+    }
+    return true;
+  }
+  n = rebuild(n, n->label(), n->label_len, false);  // without the value's slot
+  *links[depth] = n;
   // Restore the invariant: a valueless non-root node needs two children.
   if (depth == 0) {
     if (n->nchild == 1) {
@@ -399,21 +424,6 @@ bool Rax::remove(std::string_view keysv, void** old) {
   if (n->nchild == 1) {
     *links[depth] = merge_with_child(n);
     nodes_--;
-    return true;
-  }
-  if (n->nchild >= 2) return true;
-  // A leaf: unlink it from its parent, which may then need merging.
-  free(n);
-  nodes_--;
-  Node** plink = links[depth - 1];
-  Node* p = remove_child(*plink, edge_idx[depth]);
-  *plink = p;
-  if (!p->has_value && p->nchild == 1) {
-    *plink = merge_with_child(p);
-    nodes_--;
-  } else if (depth - 1 == 0 && !p->has_value && p->nchild == 0 && p->label_len) {
-    free(p);
-    root_ = new_node(nullptr, 0, 0);
   }
   return true;
 }

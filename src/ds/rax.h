@@ -3,9 +3,14 @@
 // order). Path-compressed: a node holds the label bytes that follow the edge byte leading to it,
 // so 16-byte keys that differ only in their last bytes share one chain.
 //
-//   node (one malloc):  value ptr | has_value u8 | label_len u8 | nchild u16 | pad |
-//                       label[label_len] | edge bytes[nchild] (ascending) | pad to 8 |
-//                       child ptrs[nchild]
+//   node (one malloc):  has_value u8 | label_len u8 | nchild u16 | label[label_len] |
+//                       edge bytes[nchild] (ascending) | pad to 8 | value ptr (only when
+//                       has_value) | child ptrs[nchild]
+//
+// A 4-byte header, and a value slot only in nodes that end a key (as Redis's rax): setting or
+// removing the value of an existing node reallocates it. A stream's leaf (label + value) is
+// 16 or 32 bytes instead of 24-40, and a branch 8-16 bytes less than with the value pointer
+// in every header.
 //
 //   keys 00..00 01, 00..00 02, 00..01 00 (16 bytes each):
 //   root(label "00 x14") --00--> n1(label "") --01--> leaf(label "", value)

@@ -148,5 +148,30 @@ TEST(Rax, EmptyKeyAndClear) {
   EXPECT_EQ(r.find("a"), nullptr);
 }
 
+// Only a node that ends a key has a value slot: two 16-byte keys differing in their last byte
+// are the root (4 + 1 edge, padded to 8, and a child pointer: 16), a branch (4 + 14 + 2
+// padded to 24, two child pointers: 40, size class 48) and two leaves of 4 + 4 + 8 (16 each):
+// 96. With the value pointer in every node's header it was 32 + 48 + 16 + 16 = 112.
+TEST(Rax, OnlyKeyNodesHoldAValue) {
+  Rax r;
+  std::string a(16, '\0'), b(16, '\0');
+  a[15] = 1;
+  b[15] = 2;
+  EXPECT_TRUE(r.insert(a, val(1)));
+  EXPECT_TRUE(r.insert(b, val(2)));
+  EXPECT_EQ(r.node_count(), 4u);
+  EXPECT_LE(r.memory_usage(), 96u);
+  // A value set on the branch point itself (the 15-byte prefix) and removed again.
+  EXPECT_TRUE(r.insert(std::string_view(a.data(), 15), val(3)));
+  EXPECT_EQ(r.find(std::string_view(a.data(), 15)), val(3));
+  EXPECT_EQ(r.find(b), val(2));
+  void* old = nullptr;
+  EXPECT_TRUE(r.remove(std::string_view(a.data(), 15), &old));
+  EXPECT_EQ(old, val(3));
+  EXPECT_EQ(r.find(a), val(1));
+  EXPECT_LE(r.memory_usage(), 96u);
+  EXPECT_TRUE(r.check());
+}
+
 }  // namespace
 }  // namespace keel
