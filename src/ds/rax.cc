@@ -456,6 +456,21 @@ void* Rax::last(uint8_t* out, size_t* out_len) const {
   return r;
 }
 
+void** Rax::last_slot(uint8_t* out, size_t* out_len) {
+  Node* n = root_;
+  size_t len = 0;
+  for (;;) {
+    memcpy(out + len, n->label(), n->label_len);
+    len += n->label_len;
+    if (n->nchild == 0) break;
+    out[len++] = n->edges()[n->nchild - 1];
+    n = n->children()[n->nchild - 1];
+  }
+  // Only an empty tree's root ends without a value (every other leaf ends a key).
+  *out_len = n->has_value ? len : 0;
+  return n->has_value ? &n->value() : nullptr;
+}
+
 bool Rax::check() const {
   size_t count = 0, nodes = 0;
   if (!check_rec(root_, true, 0, &count, &nodes)) return false;

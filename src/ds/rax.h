@@ -66,6 +66,9 @@ class Rax {
   void* seek(Seek op, std::string_view key, uint8_t* out, size_t* out_len) const;
   void* first(uint8_t* out, size_t* out_len) const;
   void* last(uint8_t* out, size_t* out_len) const;
+  // As last(), but returns where the last key's value is stored (nullptr when empty): a value
+  // replaced through it needs no second walk. Valid until the next insert or remove.
+  void** last_slot(uint8_t* out, size_t* out_len);
 
   // Calls f(key, value) in ascending order.
   template <class F>

@@ -222,7 +222,9 @@ void Stream::append(StreamID id, std::span<const std::string_view> fv, const Str
   const int64_t numfields = static_cast<int64_t>(fv.size() / 2);
   uint8_t key[Rax::kMaxKey];
   size_t klen = 0;
-  auto* tail = static_cast<uint8_t*>(rax.last(key, &klen));
+  // The tail node's value slot: the grown blob is stored back through it (one walk per XADD).
+  void** tail_slot = rax.last_slot(key, &klen);
+  auto* tail = tail_slot ? static_cast<uint8_t*>(*tail_slot) : nullptr;
   size_t totelelen = 0;
   for (std::string_view a : fv) totelelen += a.size();
   if (tail) {
@@ -293,7 +295,11 @@ void Stream::append(StreamID id, std::span<const std::string_view> fv, const Str
   const int64_t lp_count = same ? numfields + 3 : 2 * numfields + 4;
   num(3, lp_count);
   lp.append_all(std::span<const std::string_view>(items, n));
-  rax.insert(key_view(key), lp.release());
+  if (tail) {
+    *tail_slot = lp.release();
+  } else {
+    rax.insert(key_view(key), lp.release());
+  }
   if (length == 0) first_id = id;
   length++;
   entries_added++;

@@ -69,6 +69,8 @@ def workloads(quick, bench):
                "args": _P(n // 10) + ["PFMERGE", "bench:hm", "bench:h1", "bench:h2", "bench:h3"]})
     # The light rows again from keel-loadgen: redis-benchmark's one thread saturates before
     # the server does on them (the rows the house rule judges on 2 cores).
+    wl.append({"name": "XADD * -P16 loadgen", "n": n, "tool": "loadgen",
+               "args": _P(n) + ["XADD", "bench:stream", "*", "field", "value"]})
     wl.append({"name": "XACK -P16 loadgen", "n": n, "load": fill_pel, "tool": "loadgen",
                "args": _P(n) + ["-r", str(entries), "XACK", "bench:xg", "g", "__rand_int__-1"]})
     wl.append({"name": "PFADD -P16 loadgen", "n": n, "tool": "loadgen",

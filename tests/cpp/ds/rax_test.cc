@@ -113,6 +113,20 @@ void run_model(bool fixed) {
     if (step % 200 == 0) {
       compare_all(r, m);
     }
+    // last_slot: the last key, and a value replaced through its slot is what find sees.
+    uint8_t lb[Rax::kMaxKey];
+    size_t llen = 0;
+    void** slot = r.last_slot(lb, &llen);
+    if (m.empty()) {
+      ASSERT_EQ(slot, nullptr);
+    } else {
+      ASSERT_NE(slot, nullptr);
+      ASSERT_EQ(std::string(reinterpret_cast<char*>(lb), llen), m.rbegin()->first);
+      ASSERT_EQ(*slot, val(m.rbegin()->second));
+      m.rbegin()->second += 1;
+      *slot = val(m.rbegin()->second);
+      ASSERT_EQ(r.find(m.rbegin()->first), val(m.rbegin()->second));
+    }
   }
   compare_all(r, m);
   uint8_t buf[Rax::kMaxKey];
