@@ -127,7 +127,8 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
     const bool changed = keyspace_stats().dirty != cx.dirty_base();
     if (!(pf & CommandContext::kPropPrevent) && !blocked && (changed || cx.force_targets() != 0)) {
       propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
-                          changed ? uint8_t{kPropagateAll} : cx.force_targets());
+                          changed ? uint8_t{kPropagateAll} : cx.force_targets(),
+                          (flags & kCallReprocessing) ? std::string_view() : s.raw_request);
     } else if (pf & CommandContext::kPropRewritten) {
       propagation_drop_rewrite();
     }

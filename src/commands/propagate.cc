@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/assert.h"
+#include "base/numbers.h"
 #include "commands/dispatch.h"
 #include "keyspace/db.h"
 #include "keyspace/evict.h"
@@ -126,12 +127,48 @@ void propagation_set_rewrite(std::span<const std::string_view> argv) {
 
 void propagation_drop_rewrite() { g_unit.rewrite.clear(); }
 
+namespace {
+inline size_t decimal_digits(size_t n) { return n < 10 ? 1 : n < 100 ? 2 : digits10(n); }
+}  // namespace
+
+bool is_canonical_encoding(std::string_view raw, std::span<const std::string_view> argv) {
+  if (argv.empty()) return false;
+  const size_t count_digits = decimal_digits(argv.size());
+  if (raw.size() < count_digits + 9 || raw[0] != '*') return false;  // "*N\r\n$0\r\n\r\n"
+  const char* const end = raw.data() + raw.size();
+  // Where the next argument's "$<len>\r\n" may start: after "*<n>\r\n", then after each
+  // argument's bytes and their "\r\n". Views in order and inside raw, "\r\n" on both sides.
+  // The parser skips the two bytes after a number's '\r' without looking at them (as Redis's
+  // does): they must be "\r\n" here.
+  if (raw[1 + count_digits] != '\r' || raw[2 + count_digits] != '\n') return false;
+  const char* next = raw.data() + 3 + count_digits;
+  size_t want = 3 + count_digits;
+  for (std::string_view a : argv) {
+    const char* p = a.data();
+    if (p < next + 4 || p + a.size() + 2 > end) return false;  // "$<len>\r\n" is 4+ bytes
+    if (p[-2] != '\r' || p[-1] != '\n' || p[a.size()] != '\r' || p[a.size() + 1] != '\n') return false;
+    next = p + a.size() + 2;
+    want += 5 + decimal_digits(a.size()) + a.size();
+  }
+  // Every header is at least as long as its shortest form: equal totals mean all are.
+  return want == raw.size() && next == end;
+}
+
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
-                         uint8_t targets) {
+                         uint8_t targets, std::string_view raw) {
   // The common unit: one command run directly (depth 0: call() has left its frame) that
   // propagated nothing before its own command. Nothing can follow it in the unit, so it is
-  // emitted from argv at once rather than copied into the arena and emitted at the unit's end.
+  // emitted from argv at once rather than copied into the arena and emitted at the unit's end;
+  // with the client's own bytes when they are its canonical encoding (no second encoding).
   if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
+    if (!raw.empty()) {
+      KEEL_DCHECK(is_canonical_encoding(raw, argv));
+      for (PropagationSink* s : g_unit.sinks) {
+        s->feed_encoded(dbid, argv, raw, targets);
+        s->unit_end();
+      }
+      return;
+    }
     emit(dbid, argv, targets);
     end_sinks_unit();
     return;
@@ -215,13 +252,15 @@ void append_array(Buffer& out, std::span<const std::string_view> argv) {
 }
 }  // namespace
 
+void StreamEncoder::select_slow(Buffer& out, int dbid) {
+  const IntArg n(dbid);
+  const std::string_view cmd[] = {"SELECT", n.view()};
+  append_array(out, cmd);
+  db_ = dbid;
+}
+
 void StreamEncoder::append(Buffer& out, int dbid, std::span<const std::string_view> argv) {
-  if (dbid >= 0 && dbid != db_) {
-    const IntArg n(dbid);
-    const std::string_view select[] = {"SELECT", n.view()};
-    append_array(out, select);
-    db_ = dbid;
-  }
+  select(out, dbid);
   append_array(out, argv);
 }
 

@@ -45,6 +45,13 @@ class PropagationSink {
  public:
   virtual ~PropagationSink() = default;
   virtual void feed(int dbid, std::span<const std::string_view> argv, uint8_t targets) = 0;
+  // The same command with `raw`, its canonical RESP encoding (the bytes the client sent), for
+  // a sink that can use them as they are.
+  virtual void feed_encoded(int dbid, std::span<const std::string_view> argv, std::string_view raw,
+                            uint8_t targets) {
+    (void)raw;
+    feed(dbid, argv, targets);
+  }
   virtual void unit_end() {}
 };
 
@@ -77,9 +84,15 @@ void propagate_expired(int dbid, std::string_view key);
 // FCALL) never rewrite themselves. call() then takes it (propagation_add_own) or drops it.
 void propagation_set_rewrite(std::span<const std::string_view> argv);
 void propagation_drop_rewrite();
-// Appends the frame's own command: the rewrite when `rewritten`, else argv.
+// Appends the frame's own command: the rewrite when `rewritten`, else argv. `raw`: the bytes
+// the client sent for argv when it is the command being run from its input (else empty).
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
-                         uint8_t targets);
+                         uint8_t targets, std::string_view raw = {});
+// True when `raw` is exactly the canonical RESP multibulk encoding of argv, whose views point
+// into it (checked without copying: the "\r\n" around every argument and the total length,
+// which only the shortest form of every header reaches). The server trusts the parser's flag
+// (RequestParser::canonical); debug builds check it with this.
+bool is_canonical_encoding(std::string_view raw, std::span<const std::string_view> argv);
 // End of the outermost call: emits what the unit collected. `no_transaction`: do not wrap
 // several commands in MULTI/EXEC (SCAN / RANDOMKEY run directly).
 void propagation_end_unit(bool no_transaction);
@@ -93,10 +106,16 @@ bool propagation_unit_empty();
 class StreamEncoder {
  public:
   void append(Buffer& out, int dbid, std::span<const std::string_view> argv);
+  // Only the SELECT that append would write first (nothing when dbid is the selected one):
+  // the caller then appends the command's own encoding.
+  void select(Buffer& out, int dbid) {
+    if (dbid >= 0 && dbid != db_) select_slow(out, dbid);
+  }
   void reset() { db_ = -1; }
   int selected_db() const { return db_; }
 
  private:
+  void select_slow(Buffer& out, int dbid);
   int db_ = -1;
 };
 

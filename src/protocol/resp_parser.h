@@ -39,6 +39,12 @@ class RequestParser {
   // `authenticated` false applies Redis's tighter limits for clients that did not AUTH yet.
   Result parse(char* data, size_t len, size_t& pos, bool authenticated = true);
   const std::vector<ArgSpan>& args() const { return args_; }
+  // After kCommand: true when the command's bytes, from command_start() to the new pos, are
+  // exactly the canonical multibulk encoding of args() (every number in its shortest form,
+  // every "\r\n" present); false for inline commands and looser framing the parser accepts.
+  // Such bytes can be streamed to replicas and the AOF as they are.
+  bool canonical() const { return canonical_; }
+  size_t command_start() const { return start_; }
   std::string_view error() const { return error_; }
   // The buffer's first `delta` bytes were dropped: shift offsets of a partial command.
   void rebase(size_t delta);
@@ -57,6 +63,8 @@ class RequestParser {
   int64_t remaining_ = 0;     // arguments still to read in the multibulk
   int64_t bulk_len_ = -1;     // length of the bulk being read
   size_t scan_ = 0;           // where the current line starts
+  size_t start_ = 0;          // where the current multibulk starts (its '*')
+  bool canonical_ = false;    // see canonical()
   std::vector<ArgSpan> args_;
   std::string error_;
 };

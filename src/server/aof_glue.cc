@@ -20,6 +20,22 @@ class AofSink final : public PropagationSink {
  public:
   void feed(int dbid, std::span<const std::string_view> argv, uint8_t targets) override {
     if (!(targets & kPropagateAof)) return;
+    enc_.append(start_command(), dbid, argv);
+  }
+  // A command as its client sent it (its canonical encoding): copied, not encoded again.
+  void feed_encoded(int dbid, std::span<const std::string_view> argv, std::string_view raw,
+                    uint8_t targets) override {
+    (void)argv;
+    if (!(targets & kPropagateAof)) return;
+    Buffer& out = start_command();
+    enc_.select(out, dbid);
+    out.append(raw.data(), raw.size());
+  }
+
+ private:
+  // The AOF buffer, after what goes before the next command: a new file's SELECT reset, the
+  // `#TS:` annotation.
+  Buffer& start_command() {
     AofState& a = aof_state();
     if (epoch_ != a.epoch) {  // a new file (rewrite, switched on): start with a SELECT again
       epoch_ = a.epoch;
@@ -35,10 +51,9 @@ class AofSink final : public PropagationSink {
         a.last_ts = now;
       }
     }
-    enc_.append(a.buf, dbid, argv);
+    return a.buf;
   }
 
- private:
   StreamEncoder enc_;
   uint64_t epoch_ = ~uint64_t{0};
 };

@@ -59,6 +59,10 @@ class Client {
     size_t argc;
     const CommandSpec* spec;
     size_t end = 0;  // offset in `query` just past this command (resume point after a block)
+    // Offset in `query` where it starts when its bytes are its canonical encoding
+    // (Session::raw_request), else kNotCanonical.
+    static constexpr size_t kNotCanonical = SIZE_MAX;
+    size_t start = kNotCanonical;
   };
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;

@@ -85,6 +85,7 @@ struct ReplicaInfo {
   int64_t ack_ms = 0;
   bool online = false;    // the stream goes straight to its output buffer
   bool capa_eof = false;  // REPLCONF capa eof
+  bool capa_psync2 = false;  // REPLCONF capa psync2: +CONTINUE names the replication ID
   // Full sync (see "Full sync by fork" below): while in_sync, the stream since the snapshot's
   // offset collects in `pending` and goes out after the snapshot.
   bool in_sync = false;
@@ -210,6 +211,21 @@ class ReplSink final : public PropagationSink {
     g_scratch.clear();
     g_enc.append(g_scratch, dbid, argv);
     feed_raw(g_scratch.data(), g_scratch.size());
+    g_last_write_off = g_master_off;
+  }
+  // A command as its client sent it: its bytes are the stream (after a SELECT if needed).
+  void feed_encoded(int dbid, std::span<const std::string_view> argv, std::string_view raw,
+                    uint8_t targets) override {
+    (void)argv;
+    if (!(targets & kPropagateRepl) || g_applying_master || !g_backlog.active || g_is_replica) {
+      return;
+    }
+    if (KEEL_UNLIKELY(dbid >= 0 && dbid != g_enc.selected_db())) {
+      g_scratch.clear();
+      g_enc.select(g_scratch, dbid);
+      feed_raw(g_scratch.data(), g_scratch.size());
+    }
+    feed_raw(raw.data(), raw.size());
     g_last_write_off = g_master_off;
   }
 };
@@ -1173,6 +1189,7 @@ void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWrit
       if (c != nullptr) replica_entry(c).ip = std::string(val);
     } else if (equals_nocase(opt, "capa")) {
       if (c != nullptr && equals_nocase(val, "eof")) replica_entry(c).capa_eof = true;
+      if (c != nullptr && equals_nocase(val, "psync2")) replica_entry(c).capa_psync2 = true;
     } else if (!equals_nocase(opt, "rdb-only") &&
                !equals_nocase(opt, "rdb-filter-only")) {
       return w.error_fmt("ERR Unrecognized REPLCONF option: %.*s", static_cast<int>(opt.size()),
@@ -1201,7 +1218,8 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
     const int64_t first = g_backlog.ring.first_offset();
     const int64_t last = g_backlog.ring.end_offset();  // next byte
     if (ours && off >= first && off <= last) {
-      w.raw("+CONTINUE " + master_replid() + "\r\n");
+      // As Redis: the ID only for a replica that said it understands it (capa psync2).
+      w.raw(r->capa_psync2 ? "+CONTINUE " + master_replid() + "\r\n" : std::string("+CONTINUE\r\n"));
       std::string_view a, b;  // the backlog from `off`: two pieces when the ring wraps there
       g_backlog.ring.read_from(off, &a, &b);
       if (!a.empty()) w.raw(a);

@@ -14,10 +14,15 @@ proc wait_caught_up {level mlevel} {
     }
 }
 
-# A raw connection that asks for PSYNC <replid> <offset> and returns {socket first-line}.
-proc raw_psync {level replid offset} {
+# A raw connection that asks for PSYNC <replid> <offset> and returns {socket first-line}. It
+# says it understands PSYNC2 first (REPLCONF capa psync2), as replicas do, unless `capa` is 0.
+proc raw_psync {level replid offset {capa 1}} {
     set s [socket [srv $level host] [srv $level port]]
     fconfigure $s -translation binary -buffering none -blocking 1
+    if {$capa} {
+        puts -nonewline $s "*3\r\n\$8\r\nREPLCONF\r\n\$4\r\ncapa\r\n\$6\r\npsync2\r\n"
+        assert_equal "+OK" [string trimright [gets $s] "\r"]
+    }
     set off [string length $offset]
     puts -nonewline $s "*3\r\n\$5\r\nPSYNC\r\n\$[string length $replid]\r\n$replid\r\n\$$off\r\n$offset\r\n"
     set line [string trimright [gets $s] "\r"]
@@ -78,6 +83,44 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
             assert_match "+FULLRESYNC *" $line
             assert_equal [snapshot_of -1] [snapshot_of]
             r -1 config set repl-backlog-size 1mb
+        }
+
+        # Keel streams a command's own bytes when they are its canonical encoding
+        # (commands/propagate.cc): the stream must read as if every command were encoded again,
+        # as redis-server 7.0.15 does (the same expectations pass against it).
+        test "The stream holds each command in its canonical form, whatever framing the client used" {
+            # No PING of the master's into the bytes compared below.
+            set period [lindex [r -1 config get repl-ping-replica-period] 1]
+            r -1 config set repl-ping-replica-period 3600
+            r -1 set warm 1
+            wait_caught_up 0 -1
+            set replid [server_info master_replid -1]
+            set start [expr {[server_info master_repl_offset -1] + 1}]
+            # Without capa psync2 the answer does not name the ID (as redis-server 7.0.15).
+            lassign [raw_psync -1 $replid $start 0] rec line
+            assert_equal "+CONTINUE" $line
+            close $rec
+            lassign [raw_psync -1 $replid $start] rec line
+            assert_equal "+CONTINUE $replid" $line
+            set c [socket [srv -1 host] [srv -1 port]]
+            fconfigure $c -translation binary -buffering none
+            # Canonical (lowercase kept), inline, and two framings the parser accepts (it skips
+            # the byte after a '\r' unread, as Redis's does) that are not the canonical form.
+            puts -nonewline $c "*3\r\n\$3\r\nset\r\n\$1\r\na\r\n\$1\r\n1\r\n"
+            puts -nonewline $c "set b 2\r\n"
+            puts -nonewline $c "*3\r\n\$3\r\nSET\r\n\$1\r\nc\r\n\$1\r\n3\rZ"
+            puts -nonewline $c "*3\rZ\$3\r\nSET\r\n\$1\r\nd\r\n\$1\r\n4\r\n"
+            for {set i 0} {$i < 4} {incr i} { assert_equal "+OK" [string trimright [gets $c] "\r"] }
+            close $c
+            set want "*3\r\n\$3\r\nset\r\n\$1\r\na\r\n\$1\r\n1\r\n"
+            append want "*3\r\n\$3\r\nset\r\n\$1\r\nb\r\n\$1\r\n2\r\n"
+            append want "*3\r\n\$3\r\nSET\r\n\$1\r\nc\r\n\$1\r\n3\r\n"
+            append want "*3\r\n\$3\r\nSET\r\n\$1\r\nd\r\n\$1\r\n4\r\n"
+            assert_equal $want [raw_read $rec [string length $want]]
+            close $rec
+            wait_caught_up 0 -1
+            assert_equal {1 2 3 4} [r mget a b c d]
+            r -1 config set repl-ping-replica-period $period
         }
 
         test "A replica that stops reading is dropped at its output limit and resyncs" {

@@ -83,5 +83,40 @@ TEST(RequestParserTest, InlineLineWithNulNeverCompletes) {
   EXPECT_EQ(pos, 6u);
 }
 
+// canonical(): the command's bytes are exactly its canonical multibulk encoding. Checked with
+// the input whole and arriving a byte at a time (the flag is built across kNeedMore).
+void expect_canonical(const std::string& input, bool want, size_t want_start = 0) {
+  for (bool bytewise : {false, true}) {
+    std::string buf = input;
+    RequestParser p;
+    size_t pos = 0;
+    RequestParser::Result r = RequestParser::Result::kNeedMore;
+    for (size_t len = bytewise ? 1 : buf.size(); len <= buf.size(); len++) {
+      r = p.parse(buf.data(), len, pos);
+      if (r != RequestParser::Result::kNeedMore) break;
+    }
+    ASSERT_EQ(r, RequestParser::Result::kCommand) << input;
+    EXPECT_EQ(pos, buf.size()) << input;
+    EXPECT_EQ(p.canonical(), want) << input << (bytewise ? " (a byte at a time)" : "");
+    if (want) {
+      EXPECT_EQ(p.command_start(), want_start) << input;
+    }
+  }
+}
+
+TEST(RequestParserTest, CanonicalFlag) {
+  expect_canonical("*2\r\n$4\r\nINCR\r\n$1\r\nx\r\n", true);
+  expect_canonical("*2\r\n$3\r\nGET\r\n$0\r\n\r\n", true);  // "$0" (not the fast path)
+  expect_canonical("*1\r\n$12\r\nabcdefghijkl\r\n", true);
+  expect_canonical("\r\n*1\r\n$4\r\nPING\r\n", true, 2);   // a blank line before it
+  expect_canonical("*0\r\n*1\r\n$4\r\nPING\r\n", true, 4);  // an empty request before it
+  expect_canonical("PING\r\n", false);                          // inline
+  expect_canonical("*2\rZ$4\r\nINCR\r\n$1\r\nx\r\n", false);
+  expect_canonical("*2\r\n$4\rZINCR\r\n$1\r\nx\r\n", false);
+  expect_canonical("*2\r\n$4\r\nINCR\r\n$1\r\nx\rZ", false);
+  expect_canonical("*2\r\n$4\r\nINCR\nZ$1\r\nx\r\n", false);
+  expect_canonical("*2\r\n$0\rZ\r\n$1\r\nx\r\n", false);
+}
+
 }  // namespace
 }  // namespace keel
