@@ -38,6 +38,15 @@ class ByteRing {
   int64_t first_offset() const { return end_ - static_cast<int64_t>(len_); }  // oldest held
 
   void append(const char* p, size_t n) {
+    // The common case: room before the end of the storage, no growth (one copy, no division).
+    if (KEEL_LIKELY(n != 0 && n <= cap_ - head_ && (cap_ == limit_ || cap_ - len_ >= n) && n < limit_)) {
+      memcpy(data_ + head_, p, n);
+      end_ += static_cast<int64_t>(n);
+      head_ += n;
+      if (head_ == cap_) head_ = 0;
+      len_ = std::min(cap_, len_ + n);
+      return;
+    }
     if (n == 0) return;
     end_ += static_cast<int64_t>(n);
     if (n >= limit_) {  // only the tail of it stays
@@ -56,7 +65,8 @@ class ByteRing {
     const size_t first = std::min(n, cap_ - head_);
     memcpy(data_ + head_, p, first);
     if (n > first) memcpy(data_, p + first, n - first);
-    head_ = (head_ + n) % cap_;
+    head_ += n;
+    if (head_ >= cap_) head_ -= cap_;
     len_ = std::min(cap_, len_ + n);
   }
 

@@ -109,7 +109,7 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   // Invalidations for the unit's own client, then its pub/sub messages (Redis 7.2's order).
   if (!g_tracking_deferred.empty()) tracking_flush_deferred(w.buffer());
   if (!g_pubsub_deferred.empty()) pubsub_flush_deferred(w.buffer());
-  g_unit_end_work = g_propagating;
+  g_unit_end_work = false;  // set again by whatever defers work to the next unit's end
 }
 
 // After the handler, whenever propagation is on, the command may block or was blocked, or the

@@ -113,6 +113,7 @@ void propagate(int dbid, std::span<const std::string_view> argv, uint8_t targets
   if (!g_propagating) return;
   const uint32_t first = g_unit.store.add(argv);
   g_unit.ops.push_back({dbid, first, static_cast<uint32_t>(argv.size()), targets});
+  g_unit_end_work = true;
   if (g_exec_unit.depth == 0) propagation_end_unit(true);
 }
 
@@ -154,6 +155,19 @@ bool is_canonical_encoding(std::string_view raw, std::span<const std::string_vie
   return want == raw.size() && next == end;
 }
 
+bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv) {
+  const size_t count_digits = decimal_digits(argv.size());
+  if (raw.size() < count_digits + 3 || raw[1 + count_digits] != '\r' || raw[2 + count_digits] != '\n') {
+    return false;
+  }
+  for (std::string_view a : argv) {
+    const char* p = a.data();
+    if (p[-2] != '\r' || p[-1] != '\n' || p[a.size()] != '\r' || p[a.size() + 1] != '\n') return false;
+  }
+  KEEL_DCHECK(is_canonical_encoding(raw, argv));
+  return true;
+}
+
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
                          uint8_t targets, std::string_view raw) {
   // The common unit: one command run directly (depth 0: call() has left its frame) that
@@ -161,8 +175,7 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
   // emitted from argv at once rather than copied into the arena and emitted at the unit's end;
   // with the client's own bytes when they are its canonical encoding (no second encoding).
   if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
-    if (!raw.empty()) {
-      KEEL_DCHECK(is_canonical_encoding(raw, argv));
+    if (!raw.empty() && is_crlf_framed(raw, argv)) {
       for (PropagationSink* s : g_unit.sinks) {
         s->feed_encoded(dbid, argv, raw, targets);
         s->unit_end();
@@ -173,6 +186,7 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
     end_sinks_unit();
     return;
   }
+  g_unit_end_work = true;  // the unit's end emits what it collected
   if (!rewritten) {
     const uint32_t first = g_unit.store.add(argv);
     g_unit.ops.push_back({dbid, first, static_cast<uint32_t>(argv.size()), targets});

@@ -62,8 +62,10 @@ void propagation_remove_sink(PropagationSink* sink);
 
 extern bool g_propagating;  // at least one sink is attached
 inline bool propagating() { return g_propagating; }
-// Something to do when the running unit ends (its propagation, or pub/sub messages held back
-// for its client): one test for call() instead of two.
+// Something to do when the running unit ends (commands collected for its propagation, or
+// pub/sub messages held back for its client): one test for call() instead of two. Set by
+// whatever collects or defers; a single command emitted at once (propagation_add_own's fast
+// path) leaves it clear.
 extern bool g_unit_end_work;
 
 // Adds a command to the running unit (Redis's alsoPropagate). Outside any unit it is emitted
@@ -90,9 +92,12 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
                          uint8_t targets, std::string_view raw = {});
 // True when `raw` is exactly the canonical RESP multibulk encoding of argv, whose views point
 // into it (checked without copying: the "\r\n" around every argument and the total length,
-// which only the shortest form of every header reaches). The server trusts the parser's flag
-// (RequestParser::canonical); debug builds check it with this.
+// which only the shortest form of every header reaches).
 bool is_canonical_encoding(std::string_view raw, std::span<const std::string_view> argv);
+// The same for bytes the request parser accepted as this multibulk, from its '*' to its end:
+// the parser only accepts shortest numbers, so what is left to look at are the "\r\n" it
+// skips unread. (Debug builds check it against is_canonical_encoding.)
+bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv);
 // End of the outermost call: emits what the unit collected. `no_transaction`: do not wrap
 // several commands in MULTI/EXEC (SCAN / RANDOMKEY run directly).
 void propagation_end_unit(bool no_transaction);

@@ -58,10 +58,10 @@ struct Session {
   std::string lib_name;  // CLIENT SETINFO LIB-NAME
   std::string lib_ver;   // CLIENT SETINFO LIB-VER
   const char* last_cmd_name = nullptr;  // full_name of the last command run (CLIENT LIST cmd=)
-  // The bytes the client sent for the command it is running straight from its input, when they
-  // are its canonical RESP encoding (RequestParser::canonical; set by the server around each
-  // command of a batch, empty otherwise): a command propagated unchanged is streamed as these
-  // bytes (propagation_add_own), not encoded again.
+  // The bytes the client sent for the command it is running straight from its input, when it
+  // sent a multibulk (RequestParser::command_start; set by the server around each command of
+  // a batch, empty otherwise): a command propagated unchanged is streamed as these bytes when
+  // they are its canonical encoding (propagation_add_own), not encoded again.
   std::string_view raw_request;
   std::string addr;      // "ip:port" of the peer, set by the server at accept
   void* client = nullptr;

@@ -21,7 +21,7 @@ RequestParser::Result RequestParser::fail(std::string_view msg) {
 void RequestParser::rebase(size_t delta) {
   if (!in_command()) return;
   scan_ -= delta;
-  start_ -= delta;
+  if (start_ != kNoStart) start_ -= delta;
   for (ArgSpan& a : args_) a.off -= delta;
 }
 
@@ -175,7 +175,7 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
       case State::kIdle: {
         if (pos >= len) return Result::kNeedMore;
         args_.clear();
-        canonical_ = false;
+        start_ = kNoStart;
         if (data[pos] != '*') {
           Result r = parse_inline(data, len, pos);
           if (r != Result::kNeedMore || pos >= len || data[pos] != '*') return r;
@@ -188,9 +188,7 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
       case State::kCount: {
         int64_t n = 0;
         size_t cr = scan_short_length(data, scan_ + 1, len, &n);
-        bool shortest = true;  // the number as written is its shortest form
         if (cr == SIZE_MAX || cr + 1 >= len) {
-          shortest = false;
           cr = find_cr(data, scan_, len);
           if (cr == SIZE_MAX || cr + 1 >= len) {
             if (len - scan_ > kMaxInline) return fail("Protocol error: too big mbulk count string");
@@ -207,8 +205,6 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
           pos = cr + 2;
           continue;
         }
-        // The byte after '\r' is skipped unread (as Redis does): "\n" only in the canonical form.
-        canonical_ = shortest && data[cr + 1] == '\n';
         remaining_ = n;
         scan_ = cr + 2;
         state_ = State::kBulkLen;
@@ -218,9 +214,7 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
         if (scan_ >= len) return Result::kNeedMore;
         int64_t n = 0;
         size_t cr = data[scan_] == '$' ? scan_short_length(data, scan_ + 1, len, &n) : SIZE_MAX;
-        bool shortest = true;
         if (cr == SIZE_MAX || cr + 1 >= len) {
-          shortest = false;
           cr = find_cr(data, scan_, len);
           if (cr == SIZE_MAX || cr + 1 >= len) {
             if (len - scan_ > kMaxInline) return fail("Protocol error: too big bulk count string");
@@ -237,7 +231,6 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
         }
         if (n > protocol_limits().proto_max_bulk_len) return fail("Protocol error: invalid bulk length");
         if (!authenticated && n > 16384) return fail("Protocol error: unauthenticated bulk length");
-        canonical_ = canonical_ && (shortest || (n == 0 && cr == scan_ + 2)) && data[cr + 1] == '\n';
         bulk_len_ = n;
         scan_ = cr + 2;
         state_ = State::kBulkData;
@@ -247,7 +240,6 @@ RequestParser::Result RequestParser::parse(char* data, size_t len, size_t& pos, 
         size_t need = static_cast<size_t>(bulk_len_) + 2;
         if (len - scan_ < need) return Result::kNeedMore;
         args_.push_back({scan_, static_cast<size_t>(bulk_len_)});
-        canonical_ = canonical_ && data[scan_ + need - 2] == '\r' && data[scan_ + need - 1] == '\n';
         scan_ += need;
         if (--remaining_ > 0) {
           state_ = State::kBulkLen;

@@ -39,11 +39,12 @@ class RequestParser {
   // `authenticated` false applies Redis's tighter limits for clients that did not AUTH yet.
   Result parse(char* data, size_t len, size_t& pos, bool authenticated = true);
   const std::vector<ArgSpan>& args() const { return args_; }
-  // After kCommand: true when the command's bytes, from command_start() to the new pos, are
-  // exactly the canonical multibulk encoding of args() (every number in its shortest form,
-  // every "\r\n" present); false for inline commands and looser framing the parser accepts.
-  // Such bytes can be streamed to replicas and the AOF as they are.
-  bool canonical() const { return canonical_; }
+  // After kCommand: where the command's bytes start (its '*'; they end at the new pos), or
+  // kNoStart for an inline command. Every number the parser accepts is in its shortest form
+  // (as Redis's string2ll: no sign, no leading zero), so such bytes are the command's canonical
+  // encoding unless one of the two bytes after a '\r' it skips unread (as Redis does) is not
+  // "\n" or an argument is not followed by "\r\n" (is_crlf_framed in commands/propagate.h).
+  static constexpr size_t kNoStart = SIZE_MAX;
   size_t command_start() const { return start_; }
   std::string_view error() const { return error_; }
   // The buffer's first `delta` bytes were dropped: shift offsets of a partial command.
@@ -63,8 +64,7 @@ class RequestParser {
   int64_t remaining_ = 0;     // arguments still to read in the multibulk
   int64_t bulk_len_ = -1;     // length of the bulk being read
   size_t scan_ = 0;           // where the current line starts
-  size_t start_ = 0;          // where the current multibulk starts (its '*')
-  bool canonical_ = false;    // see canonical()
+  size_t start_ = kNoStart;   // where the current multibulk starts (its '*')
   std::vector<ArgSpan> args_;
   std::string error_;
 };

@@ -10,6 +10,7 @@
 #include "commands/acl.h"
 #include "commands/batch_prefetch.h"
 #include "commands/blocking.h"
+#include "commands/propagate.h"
 #include "commands/command.h"
 #include "commands/dispatch.h"
 #include "keyspace/keyspace.h"
@@ -57,8 +58,7 @@ void Client::process_input() {
       for (const ArgSpan& a : parser.args()) batch_args.emplace_back(query.data() + a.off, a.len);
       const CommandSpec* spec =
           resolve_command(std::span<const std::string_view>(&batch_args[first], parser.args().size()));
-      batch.push_back({first, parser.args().size(), spec, qpos,
-                       parser.canonical() ? parser.command_start() : BatchCmd::kNotCanonical});
+      batch.push_back({first, parser.args().size(), spec, qpos, parser.command_start()});
       // A command that may block ends the batch: if it blocks, the input after it is parsed
       // again on resume, and inline arguments are unescaped in place, so it must not have been
       // parsed yet.
@@ -142,11 +142,11 @@ void Client::run_batch() {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
     running = i;
     const int64_t woff_before = g_repl_write_off;
-    if (b.start != BatchCmd::kNotCanonical) {
-      session.raw_request = std::string_view(query.data() + b.start, b.end - b.start);
-    }
+    // Only a stream consumer reads it (propagation_add_own).
+    const bool raw = g_propagating && b.start != RequestParser::kNoStart;
+    if (raw) session.raw_request = std::string_view(query.data() + b.start, b.end - b.start);
     clock_us = execute_command(session, args, &batch_hashes[b.first_arg], writer, *server, b.spec, clock_us);
-    session.raw_request = std::string_view();
+    if (raw) session.raw_request = std::string_view();
     if (KEEL_UNLIKELY(g_repl_write_off != woff_before)) repl_woff = g_repl_write_off;
     commands++;
     // Keys this command (or its whole EXEC / script) made ready: serve blocked clients now.

@@ -59,10 +59,9 @@ class Client {
     size_t argc;
     const CommandSpec* spec;
     size_t end = 0;  // offset in `query` just past this command (resume point after a block)
-    // Offset in `query` where it starts when its bytes are its canonical encoding
-    // (Session::raw_request), else kNotCanonical.
-    static constexpr size_t kNotCanonical = SIZE_MAX;
-    size_t start = kNotCanonical;
+    // Offset in `query` where it starts (its '*'; Session::raw_request), or
+    // RequestParser::kNoStart for an inline command.
+    size_t start = SIZE_MAX;
   };
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;

@@ -122,5 +122,19 @@ TEST(ByteRing, ResetForgets) {
   EXPECT_EQ(read_all(r, 500), "");
 }
 
+// Writes that end exactly at the end of the storage, then wrap (the append fast path).
+TEST(ByteRing, ExactFillThenWrap) {
+  ByteRing r;
+  r.reset(1, 4096);
+  Model m{"", 1, 4096};
+  for (const size_t n : {size_t{0}, size_t{2048}, size_t{2048}, size_t{0}, size_t{100}, size_t{3996}, size_t{1}, size_t{4095}}) {
+    const std::string chunk(n, static_cast<char>('a' + m.all.size() % 26));
+    r.append(chunk.data(), chunk.size());
+    m.all += chunk;
+    check(r, m);
+  }
+  EXPECT_EQ(r.capacity(), 4096u);
+}
+
 }  // namespace
 }  // namespace keel
