@@ -386,7 +386,10 @@ start_server {overrides {replica-priority 0 repl-ping-replica-period 1 repl-disk
 
     test "The old master restarted: Sentinel turns it into a replica of the new one" {
         restart_server -2
-        wait_for_condition 800 50 {[replica_of -2 $aport]} {
+        # Sentinel converts it 8 s after it last saw the role change, reading a replica's INFO
+        # every 10 s: up to about 20 s on a quiet machine; on a loaded one (two test files at
+        # once, the ASan build) more.
+        wait_for_condition 1600 50 {[replica_of -2 $aport]} {
             fail "old master: role [role_of -2], master_port [field -2 master_port]"
         }
         wait_for_condition 200 20 {[rr -2 get after-failover] eq "2"}
