@@ -2,6 +2,7 @@
 // plain-language reading of STATS), MALLOC-STATS and PURGE (jemalloc's report and arena purge),
 // HELP. Sizes come from the allocator (size classes), not from the bytes requested; the
 // per-type estimates live in types/ (object_memory_usage).
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <initializer_list>
@@ -49,6 +50,7 @@ void cmd_memory_usage(CommandContext& cx) {
 struct MemoryOverview {
   size_t used = 0, peak = 0, startup = 0, rss = 0;
   size_t clients = 0, nclients = 0;
+  ServerApi::BufferMemory buffers;
   size_t db_lut = 0, db_rehashing = 0, rehashing_tables = 0;
   size_t overhead = 0, keys = 0;
   AllocatorStats alloc;
@@ -61,6 +63,7 @@ MemoryOverview memory_overview(ServerApi& api) {
   m.startup = memory_startup();
   m.rss = rss_memory();
   m.clients = api.clients_memory();
+  m.buffers = api.buffers_memory();
   m.nclients = api.client_count();
   m.alloc = allocator_stats();
   for (int i = 0; i < keyspace().count(); i++) {
@@ -72,7 +75,8 @@ MemoryOverview memory_overview(ServerApi& api) {
   }
   // Redis's overhead: startup memory, buffers, and the keyspace's own structures (buckets and
   // one object header per key; Keel's key bytes live in the object and count as data).
-  m.overhead = m.startup + m.clients + m.db_lut + m.keys * Object::kHeaderSize;
+  m.overhead = m.startup + m.clients + m.buffers.replication_backlog + m.buffers.aof_buffer +
+               m.db_lut + m.keys * Object::kHeaderSize;
   return m;
 }
 
@@ -80,7 +84,7 @@ double ratio(size_t a, size_t b) { return b ? static_cast<double>(a) / static_ca
 int64_t diff(size_t a, size_t b) { return static_cast<int64_t>(a) - static_cast<int64_t>(b); }
 
 // MEMORY STATS -> a map of Redis's fields (7.4 layout: per-db maps, then the keyspace totals
-// and the allocator's figures). Replication, AOF, cluster links and Lua caches are 0 here.
+// and the allocator's figures). Cluster links and the Lua caches are 0 here.
 void cmd_memory_stats(CommandContext& cx) {
   const MemoryOverview m = memory_overview(cx.server());
   ReplyWriter& w = cx.reply();
@@ -99,11 +103,12 @@ void cmd_memory_stats(CommandContext& cx) {
   num("peak.allocated", static_cast<int64_t>(m.peak));
   num("total.allocated", static_cast<int64_t>(m.used));
   num("startup.allocated", static_cast<int64_t>(m.startup));
-  num("replication.backlog", 0);
-  num("clients.slaves", 0);
-  num("clients.normal", static_cast<int64_t>(m.clients));
+  const size_t replicas = std::min(m.buffers.replica_clients, m.clients);
+  num("replication.backlog", static_cast<int64_t>(m.buffers.replication_backlog));
+  num("clients.slaves", static_cast<int64_t>(replicas));
+  num("clients.normal", static_cast<int64_t>(m.clients - replicas));
   num("cluster.links", 0);
-  num("aof.buffer", 0);
+  num("aof.buffer", static_cast<int64_t>(m.buffers.aof_buffer));
   num("lua.caches", 0);
   num("functions.caches", 0);
   for (int i = 0; i < keyspace().count(); i++) {

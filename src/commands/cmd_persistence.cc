@@ -120,6 +120,7 @@ void cmd_restore(CommandContext& cx) {
   if (!rdb_verify_payload(payload, nullptr)) return cx.reply().error(kErrPayload);
   const int sanitize = persistence_options().sanitize_dump_payload;
   const bool deep = sanitize != static_cast<int>(SanitizePayload::kNo);  // yes, or clients
+  if (deep) persistence_state().dump_payload_sanitizations++;
   std::string err;
   Object* obj = rdb_payload_to_object(payload, key.name, deep, &err);
   if (!obj) return cx.reply().error(err);

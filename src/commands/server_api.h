@@ -85,8 +85,16 @@ class ServerApi {
   virtual void resume_session(Session&) {}
 
   // MEMORY STATS / DOCTOR: bytes held by the client connections (structures, query and output
-  // buffers), the way Redis's clients.normal counts them.
+  // buffers), the way Redis's clients.normal counts them; replicas included.
   virtual size_t clients_memory() const { return 0; }
+  // The buffers Redis reports apart: the replicas' connections (part of clients_memory()), the
+  // replication backlog and the AOF buffer (INFO mem_*, MEMORY STATS).
+  struct BufferMemory {
+    size_t replica_clients = 0;
+    size_t replication_backlog = 0;
+    size_t aof_buffer = 0;
+  };
+  virtual BufferMemory buffers_memory() const { return {}; }
   virtual size_t client_count() const { return 0; }
 };
 

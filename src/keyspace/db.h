@@ -52,6 +52,7 @@ struct KeyspaceStats {
   uint64_t expired_subkeys = 0;  // hash fields deleted because their TTL passed (Redis 7.4)
   uint64_t expired_stale_perc = 0;
   uint64_t expired_time_cap_reached_count = 0;
+  uint64_t expire_cycle_us = 0;  // time spent in active expire cycles (expire_cycle_cpu_milliseconds)
   uint64_t keyspace_hits = 0;
   uint64_t keyspace_misses = 0;
   uint64_t evicted_keys = 0;

@@ -44,6 +44,7 @@ struct PersistenceState {
   int64_t lastsave = 0;              // unix seconds of the last successful save (boot time)
   int64_t last_save_duration_us = 0;
   uint64_t saves = 0;                // rdb_saves: SAVEs (any synchronous save) and BGSAVEs
+  uint64_t dump_payload_sanitizations = 0;  // RESTOREs whose payload was checked deeply
   uint64_t keys_loaded = 0;          // by the last load
   uint64_t keys_expired = 0;         // dropped by the last load
   // BGSAVE (rdb_bgsave.cc). The status of the last one is g_rdb_bgsave_failed below.

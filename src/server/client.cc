@@ -231,7 +231,9 @@ void Client::flush() {
     return;
   }
   net_out += static_cast<uint64_t>(n);
-  server->stats().net_output_bytes += static_cast<uint64_t>(n);
+  ServerStats& st = server->stats();
+  st.writes_processed++;
+  (session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += static_cast<uint64_t>(n);
   if (n > 0) last_interaction_ms = g_clock.now_ms;  // a write is an interaction (Redis too)
   if (out.size() > out_peak) out_peak = out.size();
   if (static_cast<size_t>(n) == out.size()) {
@@ -262,7 +264,8 @@ void Client::on_write_done(uv_write_t* req, int status) {
     return;
   }
   c->net_out += sent;
-  c->server->stats().net_output_bytes += sent;
+  ServerStats& st = c->server->stats();
+  (c->session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += sent;
   // Replies collected meanwhile may acknowledge writes the AOF has not written yet: they go
   // out from before-sleep, after the AOF (Server::on_before_sleep).
   if (KEEL_UNLIKELY(aof_has_pending())) {

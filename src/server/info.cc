@@ -186,7 +186,9 @@ void info_memory(std::string& out, Server& srv) {
   line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
   // Redis's overhead, as MEMORY STATS counts it (commands/cmd_memory.cc): start-up memory,
   // client buffers, the key tables and one object header per key.
-  size_t overhead = memory_startup() + srv.clients_memory();
+  const ServerApi::BufferMemory buffers = srv.buffers_memory();
+  const size_t clients = srv.clients_memory();
+  size_t overhead = memory_startup() + clients + buffers.replication_backlog + buffers.aof_buffer;
   for (int i = 0; i < keyspace().count(); i++) {
     const Db& db = keyspace().db(i);
     overhead += db.table_memory() + db.expires_memory() + db.size() * Object::kHeaderSize;
@@ -197,6 +199,10 @@ void info_memory(std::string& out, Server& srv) {
   line(out, "used_memory_startup:%zu", memory_startup());
   line(out, "used_memory_dataset:%zu", dataset);
   line(out, "used_memory_dataset_perc:%.2f%%", net ? 100.0 * double(dataset) / double(net) : 0.0);
+  const AllocatorStats alloc = allocator_stats();
+  line(out, "allocator_allocated:%zu", alloc.allocated);
+  line(out, "allocator_active:%zu", alloc.active);
+  line(out, "allocator_resident:%zu", alloc.resident);
   line(out, "total_system_memory:%llu", ull(sysmem));
   line(out, "total_system_memory_human:%s", human_bytes(sysmem).c_str());
   // The scripting engines, with Redis 7's names and order (used_memory_lua is the old name
@@ -221,10 +227,27 @@ void info_memory(std::string& out, Server& srv) {
                                                  "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
                                                  "allkeys-random", "noeviction"};
   line(out, "maxmemory_policy:%s", kPolicyNames[eo.policy & 7]);
+  auto ratio = [](size_t a, size_t b) { return b ? double(a) / double(b) : 0.0; };
+  line(out, "allocator_frag_ratio:%.2f", ratio(alloc.active, alloc.allocated));
+  line(out, "allocator_frag_bytes:%lld", ll(alloc.active) - ll(alloc.allocated));
+  line(out, "allocator_rss_ratio:%.2f", ratio(alloc.resident, alloc.active));
+  line(out, "allocator_rss_bytes:%lld", ll(alloc.resident) - ll(alloc.active));
+  line(out, "rss_overhead_ratio:%.2f", ratio(rss, alloc.resident));
+  line(out, "rss_overhead_bytes:%lld", ll(rss) - ll(alloc.resident));
   line(out, "mem_fragmentation_ratio:%.2f", used ? double(rss) / double(used) : 0.0);
   line(out, "mem_fragmentation_bytes:%lld", ll(rss) - ll(used));
   // What the maxmemory comparison leaves out (replica output buffers, the AOF buffer).
   line(out, "mem_not_counted_for_evict:%zu", memory_not_counted_for_evict());
+  // The buffers apart, with Redis 7's names (Keel's backlog is a ring of its own; the stream
+  // waiting for the replicas is their share of the replication buffers).
+  const ReplMemory repl = replication_memory();
+  const size_t replica_clients = std::min(buffers.replica_clients, clients);
+  line(out, "mem_replication_backlog:%zu", buffers.replication_backlog);
+  line(out, "mem_total_replication_buffers:%zu", buffers.replication_backlog + repl.replica_streams);
+  line(out, "mem_clients_slaves:%zu", replica_clients);
+  line(out, "mem_clients_normal:%zu", clients - replica_clients);
+  line(out, "mem_cluster_links:0");
+  line(out, "mem_aof_buffer:%zu", buffers.aof_buffer);
   line(out, "mem_allocator:%s", allocator_name());
   line(out, "active_defrag_running:0");
   // What the lazyfree thread (base/lazyfree.h) has queued and has freed: big values, flushed
@@ -311,16 +334,23 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "instantaneous_ops_per_sec:%llu", ull(srv.stats().instantaneous_ops()));
   line(out, "total_net_input_bytes:%llu", ull(srv.stats().net_input_bytes));
   line(out, "total_net_output_bytes:%llu", ull(srv.stats().net_output_bytes));
-  line(out, "total_net_repl_input_bytes:0");
-  line(out, "total_net_repl_output_bytes:0");
+  const ServerStats& st = srv.stats();
+  line(out, "total_net_repl_input_bytes:%llu", ull(st.net_repl_input_bytes));
+  line(out, "total_net_repl_output_bytes:%llu", ull(st.net_repl_output_bytes));
+  line(out, "instantaneous_input_kbps:%.2f", double(st.input.per_second()) / 1024);
+  line(out, "instantaneous_output_kbps:%.2f", double(st.output.per_second()) / 1024);
+  line(out, "instantaneous_input_repl_kbps:%.2f", double(st.repl_input.per_second()) / 1024);
+  line(out, "instantaneous_output_repl_kbps:%.2f", double(st.repl_output.per_second()) / 1024);
   line(out, "rejected_connections:%llu", ull(srv.stats().rejected_connections));
-  line(out, "sync_full:0");
-  line(out, "sync_partial_ok:0");
-  line(out, "sync_partial_err:0");
+  const ReplSyncCounts sync = replication_sync_counts();
+  line(out, "sync_full:%llu", ull(sync.full));
+  line(out, "sync_partial_ok:%llu", ull(sync.partial_ok));
+  line(out, "sync_partial_err:%llu", ull(sync.partial_err));
   line(out, "expired_keys:%llu", ull(ks.expired_keys));
   line(out, "expired_subkeys:%llu", ull(ks.expired_subkeys));
   line(out, "expired_stale_perc:%.2f", double(ks.expired_stale_perc));
   line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
+  line(out, "expire_cycle_cpu_milliseconds:%llu", ull(ks.expire_cycle_us / 1000));
   line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
   line(out, "evicted_clients:%llu", ull(srv.stats().evicted_clients));
   line(out, "total_eviction_exceeded_time:%llu", ull(eviction_total_exceeded_ms()));
@@ -332,13 +362,31 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
   line(out, "latest_fork_usec:%lld", ll(persistence_state().latest_fork_usec));
   line(out, "total_forks:%llu", ull(persistence_state().total_forks));
+  // Keel has no MIGRATE, no replica-side expiry of writable replicas' keys, no defragmenter.
+  line(out, "migrate_cached_sockets:0");
+  line(out, "slave_expires_tracked_keys:0");
+  line(out, "active_defrag_hits:0");
+  line(out, "active_defrag_misses:0");
+  line(out, "active_defrag_key_hits:0");
+  line(out, "active_defrag_key_misses:0");
+  line(out, "total_active_defrag_time:0");
+  line(out, "current_active_defrag_time:0");
   line(out, "tracking_total_keys:%zu", tracking_total_keys());
   line(out, "tracking_total_items:%zu", tracking_total_items());
   line(out, "tracking_total_prefixes:%zu", tracking_total_prefixes());
   line(out, "unexpected_error_replies:0");
   line(out, "total_error_replies:%llu", ull(error_stats().total));
+  line(out, "dump_payload_sanitizations:%llu", ull(persistence_state().dump_payload_sanitizations));
+  line(out, "total_reads_processed:%llu", ull(st.reads_processed));
+  line(out, "total_writes_processed:%llu", ull(st.writes_processed));
+  line(out, "io_threaded_reads_processed:0");  // one thread does all the I/O
+  line(out, "io_threaded_writes_processed:0");
   line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));
   line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
+  // Redis counts the resizes of its clients' reply buffers that its cron makes; Keel's cron
+  // makes none.
+  line(out, "reply_buffer_shrinks:0");
+  line(out, "reply_buffer_expands:0");
   // Redis 7.2+ (7.0 has none of these).
   const AclDeniedCounts& acl = acl_denied_counts();
   line(out, "acl_access_denied_auth:%llu", ull(acl.auth));

@@ -36,6 +36,7 @@
 #include "base/admission.h"
 #include "base/byte_ring.h"
 #include "base/log.h"
+#include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
 #include "base/util_random.h"
@@ -101,6 +102,7 @@ struct ReplicaInfo {
 std::vector<ReplicaInfo> g_replicas;  // every client that sent REPLCONF or PSYNC
 
 int64_t g_master_off = 0;       // master_repl_offset (on a replica: what it applied)
+ReplSyncCounts g_sync_counts;    // INFO stats sync_full / sync_partial_ok / sync_partial_err
 std::string g_replid2 = kZeroId;
 int64_t g_second_off = -1;
 
@@ -572,6 +574,7 @@ void on_rdb_child_done(int child_type, bool ok) {
 
 // PSYNC that cannot continue, or SYNC: the replica waits for a snapshot.
 void full_sync_request(ReplicaInfo& r, Session& s, bool legacy) {
+  g_sync_counts.full++;
   s.flags |= Session::kReplica;
   r.in_sync = true;
   r.online = false;
@@ -827,6 +830,7 @@ void on_link_read(uv_stream_t*, ssize_t n, const uv_buf_t* buf) {
   if (n == 0) return;
   g_link.in.append(buf->base, static_cast<size_t>(n));
   g_link.last_io_ms = mstime();
+  server().stats().net_repl_input_bytes += static_cast<uint64_t>(n);
   process_link_input();
 }
 
@@ -1228,6 +1232,7 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
       r->online = true;
       r->ack_off = off - 1;
       r->ack_ms = mstime();
+      g_sync_counts.partial_ok++;
       LOG_NOTICE("Partial resynchronization request from %s accepted. Sending %lld bytes of backlog starting from offset %lld.",
                  s.addr.c_str(), static_cast<long long>(last - off), static_cast<long long>(off));
       return;
@@ -1235,6 +1240,7 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
   }
   LOG_NOTICE("Replica %s asks for synchronization", s.addr.c_str());
   if (!legacy && replid != "?") {
+    g_sync_counts.partial_err++;
     LOG_NOTICE("Partial resynchronization not accepted: Replication ID mismatch or offset out of range (Replica asked for '%.*s' offset %.*s)",
                static_cast<int>(replid.size()), replid.data(), static_cast<int>(offset_arg.size()),
                offset_arg.data());
@@ -1384,6 +1390,19 @@ void backlog_ttl_check(int64_t now, const ReplOptions& o) {
 }
 
 }  // namespace
+
+ReplSyncCounts replication_sync_counts() { return g_sync_counts; }
+
+ReplMemory replication_memory() {
+  ReplMemory m;
+  m.backlog = g_backlog.active ? g_backlog.ring.capacity() : 0;
+  for (const ReplicaInfo& r : g_replicas) {
+    m.replica_streams += out_bytes(r.c) + r.pending.size();
+    m.replica_clients += allocation_size(r.c) + r.c->query.capacity() + r.c->out.capacity() +
+                         r.c->inflight.capacity() + r.pending.capacity();
+  }
+  return m;
+}
 
 size_t memory_not_counted_for_evict() {
   size_t n = aof_state().buf.size();

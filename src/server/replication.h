@@ -34,6 +34,22 @@ std::string replication_info();
 // replicas' output buffers (and the stream buffered for a replica while it syncs) and the AOF
 // buffer.
 size_t memory_not_counted_for_evict();
+// INFO stats: full syncs started (SYNC and PSYNC), partial resyncs accepted, and PSYNCs that
+// asked for a partial resync and got a full one.
+struct ReplSyncCounts {
+  uint64_t full = 0;
+  uint64_t partial_ok = 0;
+  uint64_t partial_err = 0;
+};
+ReplSyncCounts replication_sync_counts();
+// INFO memory / MEMORY STATS: the backlog's storage, the replicas' connections (buffers
+// allocated, with the stream held for a syncing one) and the stream bytes waiting for them.
+struct ReplMemory {
+  size_t backlog = 0;          // mem_replication_backlog
+  size_t replica_clients = 0;  // mem_clients_slaves
+  size_t replica_streams = 0;  // with the backlog: mem_total_replication_buffers
+};
+ReplMemory replication_memory();
 // End of the last write command in the replication stream (not PINGs nor GETACKs). The client
 // loop copies it into Client::repl_woff when a command moved it: WAIT waits for the waiting
 // client's own last write, as Redis's c->woff.

@@ -82,6 +82,7 @@ void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   c->query.commit(static_cast<size_t>(nread));
   c->net_in += static_cast<uint64_t>(nread);
   c->server->stats().net_input_bytes += static_cast<uint64_t>(nread);
+  c->server->stats().reads_processed++;
   // Any input is an interaction (Redis too): a client sending a big bulk slowly is not idle.
   c->last_interaction_ms = g_clock.now_ms;
   if (c->query.size() > protocol_limits().client_query_buffer_limit ||
@@ -147,12 +148,6 @@ Server& server() { return *g_server; }
 // Redis's connIsLocal for TCP: the textual peer address starts with "127." or is "::1" (an
 // IPv4-mapped ::ffff:127.0.0.1 is not local there either).
 bool is_loopback_ip(std::string_view ip) { return ip.rfind("127.", 0) == 0 || ip == "::1"; }
-
-uint64_t ServerStats::instantaneous_ops() const {
-  uint64_t sum = 0;
-  for (uint64_t s : samples) sum += s;
-  return sum / 16;
-}
 
 Server::Server() {
   g_server = this;
@@ -324,23 +319,25 @@ void Server::cron() {
   const int64_t period_us = 1000000 / (o.hz > 0 ? o.hz : 10);
   // Active expiry gets 25% of the cron period, like Redis's slow cycle.
   keyspace().active_expire_cycle(now_us + period_us / 4);
-  if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0)) {
-    latency_add_sample_if_needed("expire-cycle", (monotonic_us() - now_us) / 1000);
-  }
+  const int64_t expire_us = monotonic_us() - now_us;
+  keyspace_stats().expire_cycle_us += static_cast<uint64_t>(expire_us);
+  if (KEEL_UNLIKELY(g_latency_hook.threshold_us > 0)) latency_add_sample_if_needed("expire-cycle", expire_us / 1000);
   // While a BGSAVE child shares our pages, rehashing would copy the tables page by page.
   if (!g_fork_child_exists) keyspace().cron(1000);
   rdb_cron();  // the child's reports and exit, save points, a scheduled BGSAVE
   aof_cron();  // a scheduled or automatic rewrite, a postponed write, a retry after an error
   replication_cron();
-  // instantaneous_ops_per_sec over the last 16 samples of 100 ms.
+  // The instantaneous_* figures over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
   if (ms - stats_.last_sample_ms >= 100) {
-    uint64_t ops = dispatch_stats().total_commands_processed;
-    int64_t dt = ms - stats_.last_sample_ms;
-    stats_.samples[stats_.sample_idx] = stats_.last_sample_ms ? (ops - stats_.last_sample_ops) * 1000 / uint64_t(dt) : 0;
-    stats_.sample_idx = (stats_.sample_idx + 1) % 16;
+    const int64_t dt = ms - stats_.last_sample_ms;
+    const bool first = stats_.last_sample_ms == 0;
+    stats_.ops.add(dispatch_stats().total_commands_processed, dt, first);
+    stats_.input.add(stats_.net_input_bytes, dt, first);
+    stats_.output.add(stats_.net_output_bytes, dt, first);
+    stats_.repl_input.add(stats_.net_repl_input_bytes, dt, first);
+    stats_.repl_output.add(stats_.net_repl_output_bytes, dt, first);
     stats_.last_sample_ms = ms;
-    stats_.last_sample_ops = ops;
   }
   if (o.timeout > 0) {
     std::vector<Client*> idle;

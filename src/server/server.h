@@ -14,21 +14,42 @@
 
 namespace keel {
 
+// An instantaneous_* figure of INFO stats: the rate of a counter over the last 16 samples of
+// 100 ms (Redis's trackInstantaneousMetric), in units per second.
+struct RateSampler {
+  uint64_t last = 0;
+  uint64_t samples[16] = {};
+  int idx = 0;
+  void add(uint64_t value, int64_t dt_ms, bool first) {
+    samples[idx] = first || dt_ms <= 0 ? 0 : (value - last) * 1000 / uint64_t(dt_ms);
+    idx = (idx + 1) % 16;
+    last = value;
+  }
+  uint64_t per_second() const {
+    uint64_t sum = 0;
+    for (uint64_t s : samples) sum += s;
+    return sum / 16;
+  }
+};
+
 struct ServerStats {
   int64_t start_time_ms = 0;
   uint64_t total_connections_received = 0;
   uint64_t rejected_connections = 0;
+  // As Redis 7: what replicas and our master exchange counts in the *_repl_* figures only.
   uint64_t net_input_bytes = 0;
   uint64_t net_output_bytes = 0;
+  uint64_t net_repl_input_bytes = 0;
+  uint64_t net_repl_output_bytes = 0;
+  uint64_t reads_processed = 0;   // reads from client sockets (total_reads_processed)
+  uint64_t writes_processed = 0;  // writes to client sockets (total_writes_processed)
   uint64_t client_query_buffer_limit_disconnections = 0;
   uint64_t client_output_buffer_limit_disconnections = 0;
   uint64_t evicted_clients = 0;  // maxmemory-clients
-  // instantaneous_ops_per_sec sampling (Redis samples every 100 ms over 16 samples)
+  // The instantaneous_* figures, sampled by the cron every 100 ms.
   int64_t last_sample_ms = 0;
-  uint64_t last_sample_ops = 0;
-  uint64_t samples[16] = {};
-  int sample_idx = 0;
-  uint64_t instantaneous_ops() const;
+  RateSampler ops, input, output, repl_input, repl_output;
+  uint64_t instantaneous_ops() const { return ops.per_second(); }
 };
 
 class Server : public ServerApi {
@@ -73,6 +94,7 @@ class Server : public ServerApi {
   void script_done(Session& caller) override;
   void resume_session(Session& s) override;
   size_t clients_memory() const override;  // server/memory_stats.cc
+  BufferMemory buffers_memory() const override;
   size_t client_count() const override { return clients_.size(); }
 
   // client-output-buffer-limit for c's class (normal or pubsub): over the hard limit, or over the

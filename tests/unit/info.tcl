@@ -91,6 +91,62 @@ test "INFO memory fields" {
     assert_match {*[BKMG]} [dict get $d used_memory_human]
 }
 
+# The names and order of redis-server 7.0.15's INFO memory fields; in INFO stats its fields come
+# in its order, with Keel's 7.2/7.4 additions between them.
+test "INFO memory and stats: redis-server 7.0.15's fields, in its order" {
+    set mem {used_memory used_memory_human used_memory_rss used_memory_rss_human used_memory_peak
+        used_memory_peak_human used_memory_peak_perc used_memory_overhead used_memory_startup
+        used_memory_dataset used_memory_dataset_perc allocator_allocated allocator_active
+        allocator_resident total_system_memory total_system_memory_human used_memory_lua
+        used_memory_vm_eval used_memory_lua_human used_memory_scripts_eval number_of_cached_scripts
+        number_of_functions number_of_libraries used_memory_vm_functions used_memory_vm_total
+        used_memory_vm_total_human used_memory_functions used_memory_scripts used_memory_scripts_human
+        maxmemory maxmemory_human maxmemory_policy allocator_frag_ratio allocator_frag_bytes
+        allocator_rss_ratio allocator_rss_bytes rss_overhead_ratio rss_overhead_bytes
+        mem_fragmentation_ratio mem_fragmentation_bytes mem_not_counted_for_evict
+        mem_replication_backlog mem_total_replication_buffers mem_clients_slaves mem_clients_normal
+        mem_cluster_links mem_aof_buffer mem_allocator active_defrag_running lazyfree_pending_objects
+        lazyfreed_objects}
+    assert_equal [list {*}$mem] [dict keys [info_dict [r info memory]]]
+    set stats {total_connections_received total_commands_processed instantaneous_ops_per_sec
+        total_net_input_bytes total_net_output_bytes total_net_repl_input_bytes
+        total_net_repl_output_bytes instantaneous_input_kbps instantaneous_output_kbps
+        instantaneous_input_repl_kbps instantaneous_output_repl_kbps rejected_connections sync_full
+        sync_partial_ok sync_partial_err expired_keys expired_stale_perc
+        expired_time_cap_reached_count expire_cycle_cpu_milliseconds evicted_keys evicted_clients
+        total_eviction_exceeded_time current_eviction_exceeded_time keyspace_hits keyspace_misses
+        pubsub_channels pubsub_patterns pubsubshard_channels latest_fork_usec total_forks
+        migrate_cached_sockets slave_expires_tracked_keys active_defrag_hits active_defrag_misses
+        active_defrag_key_hits active_defrag_key_misses total_active_defrag_time
+        current_active_defrag_time tracking_total_keys tracking_total_items tracking_total_prefixes
+        unexpected_error_replies total_error_replies dump_payload_sanitizations total_reads_processed
+        total_writes_processed io_threaded_reads_processed io_threaded_writes_processed
+        reply_buffer_shrinks reply_buffer_expands}
+    set have [dict keys [info_dict [r info stats]]]
+    set at -1
+    foreach f $stats {
+        set i [lsearch -exact $have $f]
+        assert_morethan $i $at
+        set at $i
+    }
+}
+
+test "INFO stats: reads and writes processed, the byte rates" {
+    set d [info_dict [r info stats]]
+    set reads [dict get $d total_reads_processed]
+    set writes [dict get $d total_writes_processed]
+    r ping
+    set d [info_dict [r info stats]]
+    assert_morethan [dict get $d total_reads_processed] $reads
+    assert_morethan [dict get $d total_writes_processed] $writes
+    # A second of steady input shows in the rate (16 samples of 100 ms).
+    set v [string repeat x 100000]
+    for {set i 0} {$i < 20} {incr i} { r set big $v; after 50 }
+    assert_morethan [dict get [info_dict [r info stats]] instantaneous_input_kbps] 100
+    assert_equal 0.00 [dict get [info_dict [r info stats]] instantaneous_input_repl_kbps]
+    r del big
+}
+
 test "INFO stats counts commands and connections" {
     r config resetstat
     set before [dict get [info_dict [r info stats]] total_commands_processed]
