@@ -535,6 +535,42 @@ void maybe_start_sync_fork() {
 
 // BgsaveHooks::rdb_child_done: the snapshot of a disk sync is on disk (or failed), or the
 // diskless child ended.
+// rdb-del-sync-files on the master: the snapshot a disk-based sync wrote, recognised by its
+// inode and modification time (a SAVE or BGSAVE since then renamed another file over it).
+struct SyncSnapshotFile {
+  bool valid = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  struct timespec mtime = {};
+};
+SyncSnapshotFile g_sync_file;
+
+bool same_file(const struct stat& sb, const SyncSnapshotFile& f) {
+  return sb.st_dev == f.dev && sb.st_ino == f.ino && sb.st_mtim.tv_sec == f.mtime.tv_sec &&
+         sb.st_mtim.tv_nsec == f.mtime.tv_nsec;
+}
+
+// As Redis's removeRDBUsedToSyncReplicas: with rdb-del-sync-files and neither save points nor
+// AOF, the file goes once no replica waits for it or is being sent it.
+void remove_sync_snapshot() {
+  if (!g_sync_file.valid) return;
+  if (!repl_options().del_sync_files) {
+    g_sync_file.valid = false;
+    return;
+  }
+  if (!persistence_options().save_points.empty() || aof_options().appendonly || g_job.disk) return;
+  for (const ReplicaInfo& r : g_replicas) {
+    if (r.in_sync && !r.eof_job) return;  // waiting for a snapshot, or being sent one
+  }
+  const std::string& file = persistence_options().dbfilename;
+  struct stat sb;
+  if (lstat(file.c_str(), &sb) == 0 && same_file(sb, g_sync_file)) {
+    LOG_NOTICE("Removing the RDB file used to feed replicas in a persistence-less instance");
+    unlink(file.c_str());
+  }
+  g_sync_file.valid = false;
+}
+
 void on_rdb_child_done(int child_type, bool ok) {
   if (child_type == kChildRdbPipe) {
     g_job.child_ok = ok ? 1 : 0;
@@ -547,6 +583,10 @@ void on_rdb_child_done(int child_type, bool ok) {
     g_job.disk = false;
     std::vector<Client*> failed;
     const std::string& file = persistence_options().dbfilename;
+    struct stat fsb;
+    if (ok && stat(file.c_str(), &fsb) == 0) {
+      g_sync_file = {true, fsb.st_dev, fsb.st_ino, fsb.st_mtim};
+    }
     for (ReplicaInfo& r : g_replicas) {
       if (!r.in_sync || r.eof_job || r.state != SyncState::kWaitEnd || r.c->closing) continue;
       const int fd = ok ? open(file.c_str(), O_RDONLY | O_CLOEXEC) : -1;
@@ -1468,6 +1508,7 @@ void replication_cron() {
   }
   // A diskless child whose replicas all left before it wrote anything: end it.
   if (g_job.pipe_fd != -1 && pipe_replicas().empty()) pipe_pump();
+  remove_sync_snapshot();
   maybe_start_sync_fork();
   backlog_ttl_check(now, o);
   serve_waiters(true);

@@ -67,6 +67,23 @@ start_server {tags {repl} overrides {repl-diskless-sync no}} {
                 assert_equal 1 [r get after-sync]
             }
 
+            test "rdb-del-sync-files: a master without persistence deletes a disk sync's snapshot" {
+                r -2 config set save ""
+                r -2 config set rdb-del-sync-files yes
+                set f [file join [lindex [r -2 config get dir] 1] dump.rdb]
+                r -1 replicaof no one
+                r -1 replicaof [srv -2 host] [srv -2 port]
+                wait_caught_up -1 -2
+                wait_for_condition 100 50 {![file exists $f]}
+                assert_equal 1 [log_matches "*Removing the RDB file used to feed replicas in a persistence-less instance*" -2]
+                # A snapshot the user asked for stays.
+                r -2 bgsave
+                wait_for_condition 100 50 {[server_info rdb_bgsave_in_progress -2] == 0 && [file exists $f]}
+                after 1200
+                assert {[file exists $f]}
+                r -2 config set rdb-del-sync-files no
+            }
+
             test "A user BGSAVE running: the replica waits for the next fork" {
                 r -2 config set rdb-key-save-delay 500
                 r -2 bgsave
