@@ -134,7 +134,13 @@ uint64_t thread_allocated_bytes() {
 
 const char* allocator_name() {
 #ifndef KEEL_NO_JEMALLOC
-  return "jemalloc";
+  // As Redis prints it (INFO mem_allocator: "jemalloc-5.3.0"), from the headers built against.
+#define KEEL_STR2(x) #x
+#define KEEL_STR(x) KEEL_STR2(x)
+  return "jemalloc-" KEEL_STR(JEMALLOC_VERSION_MAJOR) "." KEEL_STR(JEMALLOC_VERSION_MINOR) "." KEEL_STR(
+      JEMALLOC_VERSION_BUGFIX);
+#undef KEEL_STR
+#undef KEEL_STR2
 #else
   return "libc";
 #endif

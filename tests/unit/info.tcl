@@ -89,6 +89,8 @@ test "INFO memory fields" {
     }
     assert_morethan [dict get $d used_memory] 0
     assert_match {*[BKMG]} [dict get $d used_memory_human]
+    # With its version, as Redis ("libc" in the sanitizer build, which has no jemalloc).
+    assert {[regexp {^(jemalloc-[0-9]+\.[0-9]+\.[0-9]+|libc)$} [dict get $d mem_allocator]]}
 }
 
 # The names and order of redis-server 7.0.15's INFO memory fields; in INFO stats its fields come
