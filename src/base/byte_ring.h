@@ -38,15 +38,6 @@ class ByteRing {
   int64_t first_offset() const { return end_ - static_cast<int64_t>(len_); }  // oldest held
 
   void append(const char* p, size_t n) {
-    // The common case: room before the end of the storage, no growth (one copy, no division).
-    if (KEEL_LIKELY(n != 0 && n <= cap_ - head_ && (cap_ == limit_ || cap_ - len_ >= n) && n < limit_)) {
-      memcpy(data_ + head_, p, n);
-      end_ += static_cast<int64_t>(n);
-      head_ += n;
-      if (head_ == cap_) head_ = 0;
-      len_ = std::min(cap_, len_ + n);
-      return;
-    }
     if (n == 0) return;
     end_ += static_cast<int64_t>(n);
     if (n >= limit_) {  // only the tail of it stays
@@ -66,7 +57,7 @@ class ByteRing {
     memcpy(data_ + head_, p, first);
     if (n > first) memcpy(data_, p + first, n - first);
     head_ += n;
-    if (head_ >= cap_) head_ -= cap_;
+    if (head_ >= cap_) head_ -= cap_;  // n <= cap_ here: one wrap at most, no division
     len_ = std::min(cap_, len_ + n);
   }
 

@@ -2,6 +2,8 @@
 // plain-language reading of STATS), MALLOC-STATS and PURGE (jemalloc's report and arena purge),
 // HELP. Sizes come from the allocator (size classes), not from the bytes requested; the
 // per-type estimates live in types/ (object_memory_usage).
+#include "commands/cmd_memory.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -17,7 +19,28 @@
 
 namespace keel {
 
-// Defined in cmd_server.cc.
+MemoryOverview memory_overview(ServerApi& api) {
+  MemoryOverview m;
+  m.used = used_memory();
+  m.peak = memory_peak_update(m.used);
+  m.startup = memory_startup();
+  m.rss = rss_memory();
+  m.clients = api.clients_memory();
+  m.buffers = api.buffers_memory();
+  m.replica_clients = std::min(m.buffers.replica_clients, m.clients);
+  m.nclients = api.client_count();
+  m.alloc = allocator_stats();
+  for (int i = 0; i < keyspace().count(); i++) {
+    const Db& db = keyspace().db(i);
+    m.keys += db.size();
+    m.db_lut += db.table_memory() + db.expires_memory();
+    m.db_rehashing += db.rehashing_memory();
+    if (db.rehashing_memory() > 0) m.rehashing_tables++;
+  }
+  m.overhead = m.startup + m.clients + m.buffers.replication_backlog + m.buffers.aof_buffer +
+               m.db_lut + m.keys * Object::kHeaderSize;
+  return m;
+}
 
 namespace {
 
@@ -46,40 +69,6 @@ void cmd_memory_usage(CommandContext& cx) {
   cx.reply().integer(static_cast<int64_t>(object_memory_usage(o, samples) + kKeyTableEntryBytes));
 }
 
-// The figures MEMORY STATS reports and MEMORY DOCTOR reads.
-struct MemoryOverview {
-  size_t used = 0, peak = 0, startup = 0, rss = 0;
-  size_t clients = 0, nclients = 0;
-  ServerApi::BufferMemory buffers;
-  size_t db_lut = 0, db_rehashing = 0, rehashing_tables = 0;
-  size_t overhead = 0, keys = 0;
-  AllocatorStats alloc;
-};
-
-MemoryOverview memory_overview(ServerApi& api) {
-  MemoryOverview m;
-  m.used = used_memory();
-  m.peak = memory_peak_update(m.used);
-  m.startup = memory_startup();
-  m.rss = rss_memory();
-  m.clients = api.clients_memory();
-  m.buffers = api.buffers_memory();
-  m.nclients = api.client_count();
-  m.alloc = allocator_stats();
-  for (int i = 0; i < keyspace().count(); i++) {
-    const Db& db = keyspace().db(i);
-    m.keys += db.size();
-    m.db_lut += db.table_memory() + db.expires_memory();
-    m.db_rehashing += db.rehashing_memory();
-    if (db.rehashing_memory() > 0) m.rehashing_tables++;
-  }
-  // Redis's overhead: startup memory, buffers, and the keyspace's own structures (buckets and
-  // one object header per key; Keel's key bytes live in the object and count as data).
-  m.overhead = m.startup + m.clients + m.buffers.replication_backlog + m.buffers.aof_buffer +
-               m.db_lut + m.keys * Object::kHeaderSize;
-  return m;
-}
-
 double ratio(size_t a, size_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
 int64_t diff(size_t a, size_t b) { return static_cast<int64_t>(a) - static_cast<int64_t>(b); }
 
@@ -103,10 +92,9 @@ void cmd_memory_stats(CommandContext& cx) {
   num("peak.allocated", static_cast<int64_t>(m.peak));
   num("total.allocated", static_cast<int64_t>(m.used));
   num("startup.allocated", static_cast<int64_t>(m.startup));
-  const size_t replicas = std::min(m.buffers.replica_clients, m.clients);
   num("replication.backlog", static_cast<int64_t>(m.buffers.replication_backlog));
-  num("clients.slaves", static_cast<int64_t>(replicas));
-  num("clients.normal", static_cast<int64_t>(m.clients - replicas));
+  num("clients.slaves", static_cast<int64_t>(m.replica_clients));
+  num("clients.normal", static_cast<int64_t>(m.clients - m.replica_clients));
   num("cluster.links", 0);
   num("aof.buffer", static_cast<int64_t>(m.buffers.aof_buffer));
   num("lua.caches", 0);
@@ -126,9 +114,9 @@ void cmd_memory_stats(CommandContext& cx) {
   num("overhead.total", static_cast<int64_t>(m.overhead));
   num("db.dict.rehashing.count", static_cast<int64_t>(m.rehashing_tables));
   num("keys.count", static_cast<int64_t>(m.keys));
-  const size_t net = m.used > m.startup ? m.used - m.startup : 0;
+  const size_t net = m.net();
   num("keys.bytes-per-key", m.keys ? static_cast<int64_t>(net / m.keys) : 0);
-  const size_t dataset = m.used > m.overhead ? m.used - m.overhead : 0;
+  const size_t dataset = m.dataset();
   num("dataset.bytes", static_cast<int64_t>(dataset));
   dbl("dataset.percentage", 100.0 * ratio(dataset, net));
   dbl("peak.percentage", 100.0 * ratio(m.used, m.peak));

@@ -88,9 +88,11 @@ class ServerApi {
   // buffers), the way Redis's clients.normal counts them; replicas included.
   virtual size_t clients_memory() const { return 0; }
   // The buffers Redis reports apart: the replicas' connections (part of clients_memory()), the
-  // replication backlog and the AOF buffer (INFO mem_*, MEMORY STATS).
+  // stream bytes waiting for them, the replication backlog and the AOF buffer (INFO mem_*,
+  // MEMORY STATS).
   struct BufferMemory {
     size_t replica_clients = 0;
+    size_t replica_streams = 0;
     size_t replication_backlog = 0;
     size_t aof_buffer = 0;
   };

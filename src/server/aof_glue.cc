@@ -23,9 +23,8 @@ class AofSink final : public PropagationSink {
     enc_.append(start_command(), dbid, argv);
   }
   // A command as its client sent it (its canonical encoding): copied, not encoded again.
-  void feed_encoded(int dbid, std::span<const std::string_view> argv, std::string_view raw,
+  void feed_encoded(int dbid, std::span<const std::string_view>, std::string_view raw,
                     uint8_t targets) override {
-    (void)argv;
     if (!(targets & kPropagateAof)) return;
     Buffer& out = start_command();
     enc_.select(out, dbid);

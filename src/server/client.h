@@ -61,7 +61,7 @@ class Client {
     size_t end = 0;  // offset in `query` just past this command (resume point after a block)
     // Offset in `query` where it starts (its '*'; Session::raw_request), or
     // RequestParser::kNoStart for an inline command.
-    size_t start = SIZE_MAX;
+    size_t start = RequestParser::kNoStart;
   };
   std::vector<BatchCmd> batch;
   std::vector<std::string_view> batch_args;

@@ -19,6 +19,7 @@
 #include "base/util_random.h"
 #include "commands/acl.h"
 #include "commands/blocking.h"
+#include "commands/cmd_memory.h"
 #include "commands/cmd_scripting.h"
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
@@ -173,8 +174,9 @@ void info_clients(std::string& out, Server& srv) {
 
 void info_memory(std::string& out, Server& srv) {
   const EvictionOptions& eo = eviction_options();
-  const size_t used = used_memory(), rss = rss_memory();
-  const size_t peak = memory_peak_update(used);  // shared with MEMORY STATS
+  // The figures MEMORY STATS reports too (commands/cmd_memory.h), read once.
+  const MemoryOverview m = memory_overview(srv);
+  const size_t used = m.used, rss = m.rss, peak = m.peak;
   const uint64_t sysmem = total_system_memory();
   const uint64_t maxmem = eo.maxmemory;
   line(out, "used_memory:%zu", used);
@@ -184,22 +186,12 @@ void info_memory(std::string& out, Server& srv) {
   line(out, "used_memory_peak:%zu", peak);
   line(out, "used_memory_peak_human:%s", human_bytes(peak).c_str());
   line(out, "used_memory_peak_perc:%.2f%%", peak ? 100.0 * double(used) / double(peak) : 0.0);
-  // Redis's overhead, as MEMORY STATS counts it (commands/cmd_memory.cc): start-up memory,
-  // client buffers, the key tables and one object header per key.
-  const ServerApi::BufferMemory buffers = srv.buffers_memory();
-  const size_t clients = srv.clients_memory();
-  size_t overhead = memory_startup() + clients + buffers.replication_backlog + buffers.aof_buffer;
-  for (int i = 0; i < keyspace().count(); i++) {
-    const Db& db = keyspace().db(i);
-    overhead += db.table_memory() + db.expires_memory() + db.size() * Object::kHeaderSize;
-  }
-  const size_t dataset = used > overhead ? used - overhead : 0;
-  const size_t net = used > memory_startup() ? used - memory_startup() : 0;
+  const size_t overhead = m.overhead, dataset = m.dataset(), net = m.net();
   line(out, "used_memory_overhead:%zu", overhead);
   line(out, "used_memory_startup:%zu", memory_startup());
   line(out, "used_memory_dataset:%zu", dataset);
   line(out, "used_memory_dataset_perc:%.2f%%", net ? 100.0 * double(dataset) / double(net) : 0.0);
-  const AllocatorStats alloc = allocator_stats();
+  const AllocatorStats& alloc = m.alloc;
   line(out, "allocator_allocated:%zu", alloc.allocated);
   line(out, "allocator_active:%zu", alloc.active);
   line(out, "allocator_resident:%zu", alloc.resident);
@@ -240,12 +232,11 @@ void info_memory(std::string& out, Server& srv) {
   line(out, "mem_not_counted_for_evict:%zu", memory_not_counted_for_evict());
   // The buffers apart, with Redis 7's names (Keel's backlog is a ring of its own; the stream
   // waiting for the replicas is their share of the replication buffers).
-  const ReplMemory repl = replication_memory();
-  const size_t replica_clients = std::min(buffers.replica_clients, clients);
+  const ServerApi::BufferMemory& buffers = m.buffers;
   line(out, "mem_replication_backlog:%zu", buffers.replication_backlog);
-  line(out, "mem_total_replication_buffers:%zu", buffers.replication_backlog + repl.replica_streams);
-  line(out, "mem_clients_slaves:%zu", replica_clients);
-  line(out, "mem_clients_normal:%zu", clients - replica_clients);
+  line(out, "mem_total_replication_buffers:%zu", buffers.replication_backlog + buffers.replica_streams);
+  line(out, "mem_clients_slaves:%zu", m.replica_clients);
+  line(out, "mem_clients_normal:%zu", m.clients - m.replica_clients);
   line(out, "mem_cluster_links:0");
   line(out, "mem_aof_buffer:%zu", buffers.aof_buffer);
   line(out, "mem_allocator:%s", allocator_name());

@@ -18,7 +18,7 @@ size_t Server::clients_memory() const {
 
 ServerApi::BufferMemory Server::buffers_memory() const {
   const ReplMemory r = replication_memory();
-  return {r.replica_clients, r.backlog, aof_state().buf.capacity()};
+  return {r.replica_clients, r.replica_streams, r.backlog, aof_state().buf.capacity()};
 }
 
 }  // namespace keel

@@ -204,24 +204,16 @@ void flush_fed_replicas() {
 class ReplSink final : public PropagationSink {
  public:
   void feed(int dbid, std::span<const std::string_view> argv, uint8_t targets) override {
-    // A replica streams only what its master sent (applied by apply_stream, bytes unchanged);
-    // its own changes (a writable replica's writes) stay local, as in Redis.
-    if (!(targets & kPropagateRepl) || g_applying_master || !g_backlog.active ||
-        g_is_replica) {
-      return;
-    }
+    if (!streamed(targets)) return;
     g_scratch.clear();
     g_enc.append(g_scratch, dbid, argv);
     feed_raw(g_scratch.data(), g_scratch.size());
     g_last_write_off = g_master_off;
   }
   // A command as its client sent it: its bytes are the stream (after a SELECT if needed).
-  void feed_encoded(int dbid, std::span<const std::string_view> argv, std::string_view raw,
+  void feed_encoded(int dbid, std::span<const std::string_view>, std::string_view raw,
                     uint8_t targets) override {
-    (void)argv;
-    if (!(targets & kPropagateRepl) || g_applying_master || !g_backlog.active || g_is_replica) {
-      return;
-    }
+    if (!streamed(targets)) return;
     if (KEEL_UNLIKELY(dbid >= 0 && dbid != g_enc.selected_db())) {
       g_scratch.clear();
       g_enc.select(g_scratch, dbid);
@@ -229,6 +221,13 @@ class ReplSink final : public PropagationSink {
     }
     feed_raw(raw.data(), raw.size());
     g_last_write_off = g_master_off;
+  }
+
+ private:
+  // A replica streams only what its master sent (applied by apply_stream, bytes unchanged);
+  // its own changes (a writable replica's writes) stay local, as in Redis.
+  static bool streamed(uint8_t targets) {
+    return (targets & kPropagateRepl) && !g_applying_master && g_backlog.active && !g_is_replica;
   }
 };
 ReplSink g_sink;
