@@ -155,15 +155,26 @@ bool is_canonical_encoding(std::string_view raw, std::span<const std::string_vie
   return want == raw.size() && next == end;
 }
 
+namespace {
+// The two bytes at p as one little-endian word, compared with "\r\n" (0x0a0d) by the caller.
+inline uint16_t word_at(const char* p) {
+  uint16_t w;
+  memcpy(&w, p, 2);
+  return w;
+}
+constexpr uint16_t kCrlf = 0x0a0d;
+}  // namespace
+
 bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv) {
   const size_t count_digits = decimal_digits(argv.size());
-  if (raw.size() < count_digits + 3 || raw[1 + count_digits] != '\r' || raw[2 + count_digits] != '\n') {
-    return false;
-  }
+  if (raw.size() < count_digits + 3 || word_at(raw.data() + 1 + count_digits) != kCrlf) return false;
+  // One word compare on each side of every argument, the results or-ed: no branch per byte.
+  unsigned bad = 0;
   for (std::string_view a : argv) {
     const char* p = a.data();
-    if (p[-2] != '\r' || p[-1] != '\n' || p[a.size()] != '\r' || p[a.size() + 1] != '\n') return false;
+    bad |= static_cast<unsigned>(word_at(p - 2) ^ kCrlf) | static_cast<unsigned>(word_at(p + a.size()) ^ kCrlf);
   }
+  if (bad != 0) return false;
   KEEL_DCHECK(is_canonical_encoding(raw, argv));
   return true;
 }

@@ -76,6 +76,8 @@ void Client::process_input() {
     }
     if (r == RequestParser::Result::kNeedMore) break;
   }
+  // The replication stream may still point into the query buffer (replication.h).
+  if (g_propagating) replication_flush_held();
   // Drop executed input; keep a partial command at the front of the buffer.
   if (qpos == query.size()) {
     query.clear();

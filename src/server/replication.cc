@@ -175,10 +175,10 @@ void drop_replica_clients() {
 
 // Bytes of the stream: into the backlog and to every online replica. The replicas' flushes and
 // output limits wait for before-sleep (replication_before_sleep): one check per iteration.
-void feed_raw(const char* p, size_t n) {
-  if (!g_backlog.active) return;
+// The stream's bytes into the backlog and to every replica (the offset is counted by the
+// callers: feed_raw, and feed_encoded for the bytes it held back).
+void copy_out(const char* p, size_t n) {
   g_backlog.ring.append(p, n);
-  g_master_off += static_cast<int64_t>(n);
   for (ReplicaInfo& r : g_replicas) {
     if (r.c->closing) continue;
     if (r.in_sync && r.state != SyncState::kWaitStart) {
@@ -189,6 +189,33 @@ void feed_raw(const char* p, size_t n) {
     r.c->out.append(p, n);
     g_replicas_fed = true;
   }
+}
+
+// Consecutive commands of one client's batch that go out as the client sent them are
+// consecutive bytes of its query buffer: feed_encoded counts their offset at once but copies
+// them into the backlog and the replicas' buffers as one range (Redis copies each command; one
+// copy per batch is ~140 fewer instructions per command at -P 16). The range points into that
+// client's query buffer, so it is copied before anything else reaches the stream (feed_raw),
+// before anything reads the backlog or the replicas' buffers (every entry point of this file
+// below calls flush_held()), and at the end of the client's input processing
+// (replication_flush_held from Client::process_input, before the query buffer changes).
+struct Held {
+  const char* p = nullptr;
+  size_t n = 0;
+} g_held;
+
+void flush_held() {
+  if (g_held.n == 0) return;
+  const Held h = g_held;
+  g_held = Held{};
+  copy_out(h.p, h.n);
+}
+
+void feed_raw(const char* p, size_t n) {
+  if (!g_backlog.active) return;
+  flush_held();
+  g_master_off += static_cast<int64_t>(n);
+  copy_out(p, n);
 }
 
 // Before sleep: the replicas fed in this iteration get their flush queued, which checks their
@@ -219,7 +246,13 @@ class ReplSink final : public PropagationSink {
       g_enc.select(g_scratch, dbid);
       feed_raw(g_scratch.data(), g_scratch.size());
     }
-    feed_raw(raw.data(), raw.size());
+    if (g_held.n != 0 && g_held.p + g_held.n == raw.data()) {
+      g_held.n += raw.size();
+    } else {
+      flush_held();
+      g_held = Held{raw.data(), raw.size()};
+    }
+    g_master_off += static_cast<int64_t>(raw.size());
     g_last_write_off = g_master_off;
   }
 
@@ -571,6 +604,7 @@ void remove_sync_snapshot() {
 }
 
 void on_rdb_child_done(int child_type, bool ok) {
+  flush_held();
   if (child_type == kChildRdbPipe) {
     g_job.child_ok = ok ? 1 : 0;
     if (!ok && g_job.pipe) {
@@ -1206,6 +1240,7 @@ void start_link(const std::string& host, int port) {
 // ---- Command hooks ---------------------------------------------------------------------------
 
 void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWriter& w) {
+  flush_held();
   Client* c = static_cast<Client*>(s.client);
   for (size_t i = 0; i + 1 < args.size(); i += 2) {
     const std::string_view opt = args[i], val = args[i + 1];
@@ -1244,6 +1279,7 @@ void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWrit
 
 void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg, bool legacy,
                 ReplyWriter& w) {
+  flush_held();
   Client* c = static_cast<Client*>(s.client);
   if (c == nullptr || (s.flags & Session::kReplica)) return;  // already a replica: ignored
   if (g_link.state != LinkState::kNone && g_link.state != LinkState::kConnected) {
@@ -1289,6 +1325,7 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
 }
 
 void hook_replicaof(Session& s, std::string_view host, std::string_view port_arg, ReplyWriter& w) {
+  flush_held();
   if (host.empty()) {
     if (g_link.state != LinkState::kNone) {
       link_close(nullptr);
@@ -1331,6 +1368,7 @@ int64_t count_acked(int64_t target) {
 }
 
 void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
+  flush_held();
   if (g_link.state != LinkState::kNone) {
     return w.error("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.");
   }
@@ -1381,6 +1419,7 @@ void serve_waiters(bool timeouts) {
 }
 
 void hook_role(ReplyWriter& w) {
+  flush_held();
   if (g_link.state != LinkState::kNone) {
     w.array(5);
     w.bulk("slave");
@@ -1433,6 +1472,7 @@ void backlog_ttl_check(int64_t now, const ReplOptions& o) {
 ReplSyncCounts replication_sync_counts() { return g_sync_counts; }
 
 ReplMemory replication_memory() {
+  flush_held();
   ReplMemory m;
   m.backlog = g_backlog.active ? g_backlog.ring.capacity() : 0;
   for (const ReplicaInfo& r : g_replicas) {
@@ -1444,12 +1484,16 @@ ReplMemory replication_memory() {
 }
 
 size_t memory_not_counted_for_evict() {
+  flush_held();
   size_t n = aof_state().buf.size();
   for (const ReplicaInfo& r : g_replicas) n += out_bytes(r.c) + r.pending.size();
   return n;
 }
 
-void replication_options_changed() { refresh_backlog_cap(repl_options()); }
+void replication_options_changed() {
+  flush_held();
+  refresh_backlog_cap(repl_options());
+}
 
 void replication_init() {
   eviction_options().not_counted = memory_not_counted_for_evict;
@@ -1467,6 +1511,7 @@ void replication_start() {
 }
 
 void replication_cron() {
+  flush_held();
   const int64_t now = mstime();
   const ReplOptions& o = repl_options();
   switch (g_link.state) {
@@ -1515,14 +1560,21 @@ void replication_cron() {
 }
 
 void replication_before_sleep() {
+  flush_held();
   flush_fed_replicas();  // first: a replica past its limit is closed by this before-sleep
   serve_waiters(false);
   sync_pump();
 }
 
-void replication_flush_replicas() { flush_fed_replicas(); }
+void replication_flush_replicas() {
+  flush_held();
+  flush_fed_replicas();
+}
+
+void replication_flush_held() { flush_held(); }
 
 void replication_client_closed(Client* c) {
+  flush_held();
   for (size_t i = 0; i < g_replicas.size(); i++) {
     if (g_replicas[i].c == c) {
       if (g_replicas[i].rdb_fd != -1) close(g_replicas[i].rdb_fd);
@@ -1541,6 +1593,7 @@ void replication_client_closed(Client* c) {
 }
 
 bool replication_kill_master_link() {
+  flush_held();
   if (g_link.state != LinkState::kConnected) return false;
   link_close("Connection with master lost.");
   g_last_connect_ms = 0;
@@ -1550,6 +1603,7 @@ bool replication_kill_master_link() {
 bool replication_is_replica(const Client* c) { return (c->session.flags & Session::kReplica) != 0; }
 
 std::string replication_info() {
+  flush_held();
   std::string out;
   char buf[512];
   auto line = [&](const char* fmt, auto... a) {

@@ -24,6 +24,10 @@ void replication_before_sleep();
 // Before sleep, right before the clients' flushes: the replicas fed since
 // replication_before_sleep (by resumed clients, eviction) get their flush queued too.
 void replication_flush_replicas();
+// End of a client's input processing (Client::process_input): the stream bytes held back as a
+// range of its query buffer (consecutive commands sent as they came) are copied into the
+// backlog and the replicas' buffers before that buffer changes.
+void replication_flush_held();
 // CLIENT KILL TYPE master: drops the link to our master (true when there was one up).
 bool replication_kill_master_link();
 // After CONFIG SET of a replication directive the stream's hot path copies (repl-backlog-size).

@@ -77,6 +77,54 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
             assert_equal [r -1 debug digest] [r debug digest]
         }
 
+        test "One pipelined batch of writes mixed with what reads the stream: every byte reaches the replica once, in order" {
+            # The master copies the bytes of consecutive commands of one batch into the backlog
+            # and the replicas as one range; whatever reads the stream in the middle of the
+            # batch (INFO, ROLE, CLIENT LIST, CONFIG SET, a served blocked client, EXEC, a
+            # script, SELECT, WAIT) must see it complete.
+            set bl [redis_deferring_client -1]
+            $bl blpop pipelist 0
+            wait_for_blocked_clients 1 -1
+            set rd [redis_deferring_client -1]
+            set cmds {
+                {set p:a 1} {incr p:c} {incr p:c} {info replication} {incr p:c} {role} {select 3}
+                {set p:b x} {incr p:c} {select 0} {append p:a 2} {lpush pipelist v1 v2} {rpush p:l a}
+                {multi} {incr p:c} {set p:m y} {exec} {config set repl-backlog-size 2mb} {incr p:c}
+                {client list type replica} {info replication} {incr p:c}
+                {eval "redis.call('incr', KEYS[1])" 1 p:c} {incr p:c} {spop p:none} {sadd p:s m}
+                {wait 1 5000} {incr p:c} {set p:last z}
+            }
+            set bytes ""
+            foreach c $cmds { append bytes [::keel::client::encode_command $c] }
+            $rd write $bytes
+            set replies {}
+            foreach c $cmds { lappend replies [$rd read] }
+            assert_equal {v2} [lindex [$bl read] 1]
+            # Both INFOs read inside the batch: the backlog holds everything up to the offset.
+            foreach i {3 20} {
+                set info [info_dict [lindex $replies $i]]
+                assert_equal [dict get $info master_repl_offset] \
+                    [expr {[dict get $info repl_backlog_first_byte_offset] + [dict get $info repl_backlog_histlen] - 1}]
+            }
+            assert_equal 1 [lindex $replies 26]
+            assert_equal 9 [r -1 get p:c]
+            wait_caught_up 0 -1
+            assert_equal [r -1 debug digest] [r debug digest]
+            assert_equal {v1} [r lrange pipelist 0 -1]
+            r select 3
+            assert_equal x [r get p:b]
+            r select 0
+            # The backlog's bytes are the stream: a partial resync from it gives the same data.
+            set partial [log_matches "*Partial resynchronization request*accepted*" -1]
+            r client kill type master
+            wait_for_condition 200 20 {[log_matches "*Partial resynchronization request*accepted*" -1] > $partial}
+            r -1 incr p:c
+            wait_caught_up 0 -1
+            assert_equal [r -1 debug digest] [r debug digest]
+            $bl close
+            $rd close
+        }
+
         test "A write to the replica gets -READONLY, never a silent drop" {
             assert_error "READONLY You can't write against a read only replica." {r set x 1}
             r multi
