@@ -91,6 +91,16 @@ inline uint64_t next_cursor(uint64_t cursor, uint64_t mask) {
   return reverse_bits(reverse_bits(cursor) + 1);
 }
 
+// Entries in a bucket's meta bits 0..6 (std::popcount is a libgcc call on baseline x86-64).
+inline constexpr auto kPopcount7 = [] {
+  struct T {
+    uint8_t v[128];
+  } t{};
+  for (unsigned i = 0; i < 128; i++) t.v[i] = static_cast<uint8_t>(std::popcount(i));
+  return t;
+}();
+inline unsigned popcount7(unsigned m) { return kPopcount7.v[m & 0x7f]; }
+
 // One step of the published splitmix64 generator: turns the caller's random word into a stream.
 inline uint64_t splitmix(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -393,7 +403,22 @@ class HashTable {
   // A request for at least every entry of a small table returns each entry once (a walk of at
   // most kWalkAll buckets): drawn with replacement, 12 draws over 12 keys would miss about a
   // third of them, and a pool policy asked to look at every key would not.
-  size_t random_entries(uint64_t rnd, Entry* out, size_t n) const {
+  //
+  // With `ahead` (kept by the caller between calls), a caller that samples once per command
+  // (eviction: one call per evicted key, with a command between two calls, long enough for
+  // loads to arrive) finds the first round's buckets in cache: each call draws the buckets of
+  // the call after next and prefetches them, and prefetches the overflow buckets of the next
+  // call's chained heads (prefetched by the call before). Each draw is the same uniform draw
+  // as without `ahead`, made a command or two earlier. A resize (the numbering changed) or
+  // another n starts again.
+  struct SampleAhead {
+    static constexpr size_t kMax = 16;
+    size_t total = 0;    // live_buckets() when drawn
+    size_t m = 0;        // draws per stage
+    size_t next[kMax];   // this call's first round: heads and their overflow buckets prefetched
+    size_t after[kMax];  // the next call's: heads prefetched
+  };
+  size_t random_entries(uint64_t rnd, Entry* out, size_t n, SampleAhead* ahead = nullptr) const {
     if (size_ == 0) return 0;
     uint64_t state = rnd;
     const size_t total = live_buckets();
@@ -403,25 +428,42 @@ class HashTable {
       for_each([&](Entry e) { out[got++] = e; });
       return got;
     }
-    constexpr size_t kBatch = 16;
+    constexpr size_t kBatch = SampleAhead::kMax;
+    // About half the candidates are accepted in a well-filled table: draw twice as many.
+    const size_t batch = std::min(kBatch, 2 * n);
+    const bool piped = ahead != nullptr && ahead->total == total && ahead->m == batch;
     size_t got = 0;
     for (int round = 0; round < 8 && got < n; ++round) {
-      // About half the candidates are accepted in a well-filled table: ask for twice as many.
       const size_t m = std::min(kBatch, 2 * (n - got));
       const Bucket* cand[kBatch];
-      for (size_t i = 0; i < m; ++i) {
-        cand[i] = live_bucket(ht_detail::splitmix(state) % total);
-        __builtin_prefetch(cand[i]);
+      if (round == 0 && piped) {
+        for (size_t i = 0; i < m; ++i) cand[i] = live_bucket(ahead->next[i]);
+      } else {
+        for (size_t i = 0; i < m; ++i) {
+          cand[i] = live_bucket(ht_detail::splitmix(state) % total);
+          __builtin_prefetch(cand[i]);
+        }
       }
       for (size_t i = 0; i < m && got < n; ++i) {
-        const unsigned count = chain_count(cand[i]);
-        if (count == 0) continue;
-        const uint64_t r2 = ht_detail::splitmix(state);
-        if (count < ht_detail::kSlots && (r2 % ht_detail::kSlots) >= count) continue;
-        out[got++] = nth_in_chain(cand[i], ht_detail::splitmix(state) % count);
+        const int rank = pick_rank(cand[i], state);
+        if (rank >= 0) out[got++] = nth_in_chain(cand[i], static_cast<unsigned>(rank));
       }
     }
     while (got < n) out[got++] = random_entry(ht_detail::splitmix(state));  // a sparse table
+    if (ahead != nullptr) {
+      if (!piped) {
+        ahead->total = total;
+        ahead->m = batch;
+        for (size_t i = 0; i < batch; ++i) ahead->after[i] = ht_detail::splitmix(state) % total;
+      }
+      for (size_t i = 0; i < batch; ++i) {
+        ahead->next[i] = ahead->after[i];
+        const Bucket* head = live_bucket(ahead->next[i]);  // prefetched by the previous call
+        if (head->chained()) __builtin_prefetch(head->child());
+        ahead->after[i] = ht_detail::splitmix(state) % total;
+        __builtin_prefetch(live_bucket(ahead->after[i]));
+      }
+    }
     return got;
   }
 
@@ -575,16 +617,27 @@ class HashTable {
   static unsigned chain_count(const Bucket* b) {
     unsigned c = 0;
     do {
-      c += std::popcount(b->used());
+      c += ht_detail::popcount7(b->used());
       b = b->child();
     } while (b != nullptr);
     return c;
   }
 
+  // One uniform draw's decision for bucket b (random_entry's rule): the position in b's chain
+  // of the entry picked, or -1 when the draw is rejected (empty, or a partly filled bucket
+  // accepted with probability count/7).
+  static int pick_rank(const Bucket* b, uint64_t& state) {
+    const unsigned count = chain_count(b);
+    if (count == 0) return -1;
+    const uint64_t r2 = ht_detail::splitmix(state);
+    if (count < ht_detail::kSlots && (r2 % ht_detail::kSlots) >= count) return -1;
+    return static_cast<int>(ht_detail::splitmix(state) % count);
+  }
+
   static Entry nth_in_chain(const Bucket* b, unsigned k) {
     for (;;) {
       unsigned m = b->used();
-      const unsigned c = std::popcount(m);
+      const unsigned c = ht_detail::popcount7(m);
       if (k < c) {
         for (; k > 0; --k) m &= m - 1;
         return static_cast<Entry>(b->slots[std::countr_zero(m)]);

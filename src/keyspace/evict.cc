@@ -272,7 +272,10 @@ EvictResult perform_evictions() {
     // Looks fine from the fast figure; the pending run (if any) is over.
     result = EvictResult::kOk;
   } else if (g_options.policy != kPolicyNoEviction) {
-    const int64_t start = monotonic_us();
+    // The clock is first read once 16 keys are freed (nearly every call frees one or two, and
+    // the read was 2% of a SET at the ceiling): the budget runs from there, 16 keys late
+    // (tens of microseconds against 50-500), and a zero budget stops at 16 keys as Redis's.
+    int64_t start = 0;
     const uint64_t limit = time_limit_us();
     const bool lazy = g_options.lazy_eviction;
     size_t keys_freed = 0;
@@ -284,7 +287,9 @@ EvictResult perform_evictions() {
       }
       keys_freed++;
       if ((keys_freed & 15) == 0) {
-        if (static_cast<uint64_t>(monotonic_us() - start) > limit) {
+        if (start == 0 && limit != 0) {
+          start = monotonic_us();
+        } else if (limit == 0 || static_cast<uint64_t>(monotonic_us() - start) > limit) {
           if (over_ceiling() > 0) result = EvictResult::kRunning;
           break;
         }

@@ -703,6 +703,47 @@ TEST(HashTable, RandomEntriesFairInBatches) {
   EXPECT_EQ(sampled.size(), all.size());
 }
 
+// random_entries with a SampleAhead (eviction's draws made a call or two ahead): as fair as
+// without it, only members even when entries leave between calls, and across a resize.
+TEST(HashTable, RandomEntriesAheadFairAndCurrent) {
+  Pool pool;
+  Table t;
+  Table::SampleAhead ahead;
+  Item* out[16];
+  constexpr int kKeys = 2000;
+  for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
+  while (t.rehashing()) (void)t.find_position(key_of(0), hash_key(key_of(0)));
+  std::unordered_map<std::string, int> hits;
+  std::mt19937_64 rng(11);
+  constexpr int kCalls = 80000;  // 400,000 draws: 200 per key expected
+  for (int d = 0; d < kCalls; ++d) {
+    ASSERT_EQ(t.random_entries(rng(), out, 5, &ahead), 5u);
+    for (int k = 0; k < 5; ++k) ++hits[out[k]->key];
+  }
+  EXPECT_EQ(hits.size(), static_cast<size_t>(kKeys));
+  for (const auto& [k, n] : hits) {
+    EXPECT_GT(n, 100) << k;
+    EXPECT_LT(n, 300) << k;
+  }
+  // Entries erased between calls (the ahead buckets lose them) are never returned; the
+  // table grows (a resize renumbers the buckets) while sampling goes on.
+  std::unordered_set<std::string> live = keys_of(t);
+  int next = kKeys;
+  for (int d = 0; d < 20000; ++d) {
+    const std::string victim = key_of(static_cast<uint64_t>(rng() % static_cast<uint64_t>(next)));
+    if (t.erase(victim) != nullptr) live.erase(victim);
+    for (int k = 0; k < 2; ++k) {
+      const std::string key = key_of(static_cast<uint64_t>(next++));
+      ASSERT_TRUE(t.insert(pool.make(key)));
+      live.insert(key);
+    }
+    const size_t got = t.random_entries(rng(), out, 5, &ahead);
+    ASSERT_EQ(got, 5u);
+    for (size_t k = 0; k < got; ++k) ASSERT_TRUE(live.count(out[k]->key)) << out[k]->key;
+  }
+  EXPECT_EQ(live, keys_of(t));
+}
+
 // Asked for at least as many entries as a small table holds: every entry, once (drawn with
 // replacement, 12 draws over 12 entries would miss some; eviction tests rely on it).
 TEST(HashTable, RandomEntriesOfASmallTableAreAllItsEntries) {
