@@ -112,8 +112,23 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   g_unit_end_work = false;  // set again by whatever defers work to the next unit's end
 }
 
-// After the handler, whenever propagation is on, the command may block or was blocked, or the
-// reply is to be dropped: everything call() does after a handler but MONITOR and keysizes.
+// A command that ran (did not block): Redis's rule, propagated when the dirty counter moved
+// or the handler forces it; `raw` is what the client sent for it when it came from its input.
+[[gnu::always_inline]] inline void propagate_command(Session& s, std::span<const std::string_view> args,
+                                                     const CommandContext& cx, std::string_view raw) {
+  const uint8_t pf = cx.prop_flags();
+  const bool changed = keyspace_stats().dirty != cx.dirty_base();
+  if (!(pf & CommandContext::kPropPrevent) && (changed || cx.force_targets() != 0)) {
+    propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
+                        changed ? uint8_t{kPropagateAll} : cx.force_targets(), raw);
+  } else if (pf & CommandContext::kPropRewritten) {
+    propagation_drop_rewrite();
+  }
+}
+
+// After the handler, when the command may block or was blocked, the reply is to be dropped, or
+// propagation is on and the session is blocked: everything call() does after a handler but
+// MONITOR and keysizes.
 [[gnu::noinline]] void after_handler_slow(Session& s, std::span<const std::string_view> args,
                                           ReplyWriter& w, const CommandSpec& c,
                                           const CommandContext& cx, uint32_t flags,
@@ -122,14 +137,9 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   // out or is unblocked, with the duration of every run (Redis 7.2+).
   const bool blocked = (flags & kCallReprocessing) ? blocking_reblocked() : (s.flags & Session::kBlocked) != 0;
   if (g_propagating) {
-    // Redis's rule: propagated when the dirty counter moved (or the handler forces it).
-    const uint8_t pf = cx.prop_flags();
-    const bool changed = keyspace_stats().dirty != cx.dirty_base();
-    if (!(pf & CommandContext::kPropPrevent) && !blocked && (changed || cx.force_targets() != 0)) {
-      propagation_add_own(s.db->id(), args, pf & CommandContext::kPropRewritten,
-                          changed ? uint8_t{kPropagateAll} : cx.force_targets(),
-                          (flags & kCallReprocessing) ? std::string_view() : s.raw_request);
-    } else if (pf & CommandContext::kPropRewritten) {
+    if (!blocked) {
+      propagate_command(s, args, cx, (flags & kCallReprocessing) ? std::string_view() : s.raw_request);
+    } else if (cx.prop_flags() & CommandContext::kPropRewritten) {
       propagation_drop_rewrite();
     }
   }
@@ -185,7 +195,11 @@ bool touches_arbitrary_keys(const CommandSpec* c) {
   const int64_t end = ustime();
   const int64_t duration = end - start;
 
-  if (KEEL_LIKELY((flags | (c.flags & kBlocking) | static_cast<uint32_t>(g_propagating)) == 0)) {
+  // The common cases: a command that cannot block, run directly, with or without a consumer
+  // of the change stream (a blocked session here is WAIT's: after_handler_slow).
+  if (KEEL_LIKELY((flags | (c.flags & kBlocking)) == 0) &&
+      (KEEL_LIKELY(!g_propagating) || !(s.flags & Session::kBlocked))) {
+    if (g_propagating) propagate_command(s, args, cx, s.raw_request);
     record_call(s, c, args, duration, w.errors() != errors_before);
   } else {
     after_handler_slow(s, args, w, c, cx, flags, duration, w.errors() != errors_before, reply_mark);

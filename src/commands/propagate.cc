@@ -165,7 +165,8 @@ inline uint16_t word_at(const char* p) {
 constexpr uint16_t kCrlf = 0x0a0d;
 }  // namespace
 
-bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv) {
+namespace {
+[[gnu::always_inline]] inline bool crlf_framed(std::string_view raw, std::span<const std::string_view> argv) {
   const size_t count_digits = decimal_digits(argv.size());
   if (raw.size() < count_digits + 3 || word_at(raw.data() + 1 + count_digits) != kCrlf) return false;
   // One word compare on each side of every argument, the results or-ed: no branch per byte.
@@ -178,21 +179,40 @@ bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv
   KEEL_DCHECK(is_canonical_encoding(raw, argv));
   return true;
 }
+}  // namespace
+
+bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv) { return crlf_framed(raw, argv); }
+
+namespace {
+// propagation_add_own but for a command sent as it came: the rest of the function, apart so
+// that the common case does not pay its frame.
+[[gnu::noinline]] void add_own_collected(int dbid, std::span<const std::string_view> argv, bool rewritten,
+                                         uint8_t targets, std::string_view raw);
+}  // namespace
 
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
                          uint8_t targets, std::string_view raw) {
   // The common unit: one command run directly (depth 0: call() has left its frame) that
-  // propagated nothing before its own command. Nothing can follow it in the unit, so it is
-  // emitted from argv at once rather than copied into the arena and emitted at the unit's end;
-  // with the client's own bytes when they are its canonical encoding (no second encoding).
-  if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
-    if (!raw.empty() && is_crlf_framed(raw, argv)) {
-      for (PropagationSink* s : g_unit.sinks) {
-        s->feed_encoded(dbid, argv, raw, targets);
-        s->unit_end();
-      }
-      return;
+  // propagated nothing before its own command, received in its canonical encoding. Nothing can
+  // follow it in the unit, so the client's own bytes are emitted at once rather than copied
+  // into the arena and encoded at the unit's end.
+  if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0 && !raw.empty() &&
+      crlf_framed(raw, argv)) {
+    for (PropagationSink* s : g_unit.sinks) {
+      s->feed_encoded(dbid, argv, raw, targets);
+      s->unit_end();
     }
+    return;
+  }
+  add_own_collected(dbid, argv, rewritten, targets, raw);
+}
+
+namespace {
+void add_own_collected(int dbid, std::span<const std::string_view> argv, bool rewritten, uint8_t targets,
+                       std::string_view) {
+  if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
+    // Alone in its unit but not in the client's bytes (a script's, a served blocked client's,
+    // an inline command): encoded from argv at once.
     emit(dbid, argv, targets);
     end_sinks_unit();
     return;
@@ -215,6 +235,7 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
   g_unit.ops.push_back({dbid, first, n, targets});
   r.clear();
 }
+}  // namespace
 
 bool propagation_unit_empty() { return g_unit.ops.empty(); }
 
