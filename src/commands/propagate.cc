@@ -163,9 +163,7 @@ inline uint16_t word_at(const char* p) {
   return w;
 }
 constexpr uint16_t kCrlf = 0x0a0d;
-}  // namespace
 
-namespace {
 [[gnu::always_inline]] inline bool crlf_framed(std::string_view raw, std::span<const std::string_view> argv) {
   const size_t count_digits = decimal_digits(argv.size());
   if (raw.size() < count_digits + 3 || word_at(raw.data() + 1 + count_digits) != kCrlf) return false;
@@ -184,10 +182,10 @@ namespace {
 bool is_crlf_framed(std::string_view raw, std::span<const std::string_view> argv) { return crlf_framed(raw, argv); }
 
 namespace {
-// propagation_add_own but for a command sent as it came: the rest of the function, apart so
-// that the common case does not pay its frame.
+// propagation_add_own for everything but a command emitted from the client's own bytes: out of
+// line, so that the common case does not pay its frame.
 [[gnu::noinline]] void add_own_collected(int dbid, std::span<const std::string_view> argv, bool rewritten,
-                                         uint8_t targets, std::string_view raw);
+                                         uint8_t targets);
 }  // namespace
 
 void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool rewritten,
@@ -204,12 +202,11 @@ void propagation_add_own(int dbid, std::span<const std::string_view> argv, bool 
     }
     return;
   }
-  add_own_collected(dbid, argv, rewritten, targets, raw);
+  add_own_collected(dbid, argv, rewritten, targets);
 }
 
 namespace {
-void add_own_collected(int dbid, std::span<const std::string_view> argv, bool rewritten, uint8_t targets,
-                       std::string_view) {
+void add_own_collected(int dbid, std::span<const std::string_view> argv, bool rewritten, uint8_t targets) {
   if (!rewritten && g_unit.ops.empty() && g_exec_unit.depth == 0) {
     // Alone in its unit but not in the client's bytes (a script's, a served blocked client's,
     // an inline command): encoded from argv at once.
