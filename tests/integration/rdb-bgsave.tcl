@@ -183,6 +183,39 @@ test "The dump is the point in time of the fork while writes go on" {
     assert_equal 0 [r exists new:0 new:999]
 }
 
+test "SET and APPEND while a child runs: values, TTLs, encodings and KEYSIZES as without one" {
+    r flushall
+    r set s1 abc
+    r set s2 abc px 1000000
+    r set s3 abc px 1000000
+    r set n1 12345
+    r set big [string repeat x 100]
+    r config set rdb-key-save-delay 1000
+    r bgsave
+    wait_bgsave_running
+    r set s1 xyz
+    r set s2 xyz
+    r set s3 xyz keepttl
+    r set n1 54321
+    r set big [string repeat y 100]
+    r append s1 !
+    r set s4 new
+    assert_equal 1 [server_info rdb_bgsave_in_progress] "the child ended before the writes did"
+    assert_equal {xyz! xyz xyz 54321 new} [r mget s1 s2 s3 n1 s4]
+    assert_equal [string repeat y 100] [r get big]
+    assert_equal -1 [r ttl s2]
+    assert_morethan [r ttl s3] 900
+    assert_equal {raw embstr embstr int raw} [lmap k {s1 s2 s3 n1 big} {r object encoding $k}]
+    assert_equal OK [r debug keysizes-check]
+    r config set rdb-key-save-delay 0
+    wait_bgsave_done
+    assert_equal ok [server_info rdb_last_bgsave_status]
+    # The dump has the values of the fork's time; the next one has the new values.
+    r debug reload
+    assert_equal {xyz! xyz xyz 54321 new} [r mget s1 s2 s3 n1 s4]
+    assert_morethan [r ttl s3] 900
+}
+
 test "A dump written while keys expire: they are in the file, dropped at load" {
     r flushall
     r debug populate 2000 keep
