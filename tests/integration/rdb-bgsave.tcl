@@ -185,6 +185,8 @@ test "The dump is the point in time of the fork while writes go on" {
 
 test "SET and APPEND while a child runs: values, TTLs, encodings and KEYSIZES as without one" {
     r flushall
+    # 2000 keys at 1 ms each keep the child running for 2 s.
+    r debug populate 2000
     r set s1 abc
     r set s2 abc px 1000000
     r set s3 abc px 1000000
