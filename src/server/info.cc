@@ -319,20 +319,20 @@ void info_persistence(std::string& out, Server&) {
 }
 
 void info_stats(std::string& out, Server& srv) {
-  const KeyspaceStats& ks = keyspace_stats();
-  line(out, "total_connections_received:%llu", ull(srv.stats().total_connections_received));
-  line(out, "total_commands_processed:%llu", ull(dispatch_stats().total_commands_processed));
-  line(out, "instantaneous_ops_per_sec:%llu", ull(srv.stats().instantaneous_ops()));
-  line(out, "total_net_input_bytes:%llu", ull(srv.stats().net_input_bytes));
-  line(out, "total_net_output_bytes:%llu", ull(srv.stats().net_output_bytes));
   const ServerStats& st = srv.stats();
+  const KeyspaceStats& ks = keyspace_stats();
+  line(out, "total_connections_received:%llu", ull(st.total_connections_received));
+  line(out, "total_commands_processed:%llu", ull(dispatch_stats().total_commands_processed));
+  line(out, "instantaneous_ops_per_sec:%llu", ull(st.instantaneous_ops()));
+  line(out, "total_net_input_bytes:%llu", ull(st.net_input_bytes));
+  line(out, "total_net_output_bytes:%llu", ull(st.net_output_bytes));
   line(out, "total_net_repl_input_bytes:%llu", ull(st.net_repl_input_bytes));
   line(out, "total_net_repl_output_bytes:%llu", ull(st.net_repl_output_bytes));
   line(out, "instantaneous_input_kbps:%.2f", double(st.input.per_second()) / 1024);
   line(out, "instantaneous_output_kbps:%.2f", double(st.output.per_second()) / 1024);
   line(out, "instantaneous_input_repl_kbps:%.2f", double(st.repl_input.per_second()) / 1024);
   line(out, "instantaneous_output_repl_kbps:%.2f", double(st.repl_output.per_second()) / 1024);
-  line(out, "rejected_connections:%llu", ull(srv.stats().rejected_connections));
+  line(out, "rejected_connections:%llu", ull(st.rejected_connections));
   const ReplSyncCounts sync = replication_sync_counts();
   line(out, "sync_full:%llu", ull(sync.full));
   line(out, "sync_partial_ok:%llu", ull(sync.partial_ok));
@@ -343,7 +343,7 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "expired_time_cap_reached_count:%llu", ull(ks.expired_time_cap_reached_count));
   line(out, "expire_cycle_cpu_milliseconds:%llu", ull(ks.expire_cycle_us / 1000));
   line(out, "evicted_keys:%llu", ull(ks.evicted_keys));
-  line(out, "evicted_clients:%llu", ull(srv.stats().evicted_clients));
+  line(out, "evicted_clients:%llu", ull(st.evicted_clients));
   line(out, "total_eviction_exceeded_time:%llu", ull(eviction_total_exceeded_ms()));
   line(out, "current_eviction_exceeded_time:%llu", ull(eviction_current_exceeded_ms()));
   line(out, "keyspace_hits:%llu", ull(ks.keyspace_hits));
@@ -372,8 +372,8 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "total_writes_processed:%llu", ull(st.writes_processed));
   line(out, "io_threaded_reads_processed:0");  // one thread does all the I/O
   line(out, "io_threaded_writes_processed:0");
-  line(out, "client_query_buffer_limit_disconnections:%llu", ull(srv.stats().client_query_buffer_limit_disconnections));
-  line(out, "client_output_buffer_limit_disconnections:%llu", ull(srv.stats().client_output_buffer_limit_disconnections));
+  line(out, "client_query_buffer_limit_disconnections:%llu", ull(st.client_query_buffer_limit_disconnections));
+  line(out, "client_output_buffer_limit_disconnections:%llu", ull(st.client_output_buffer_limit_disconnections));
   // Redis counts the resizes of its clients' reply buffers that its cron makes; Keel's cron
   // makes none.
   line(out, "reply_buffer_shrinks:0");

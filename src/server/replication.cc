@@ -173,10 +173,9 @@ void drop_replica_clients() {
   for (Client* c : cs) c->close();
 }
 
-// Bytes of the stream: into the backlog and to every online replica. The replicas' flushes and
+// Bytes of the stream: into the backlog and to every replica (the offset is counted by the
+// callers: feed_raw, and feed_encoded for the bytes it held back). The replicas' flushes and
 // output limits wait for before-sleep (replication_before_sleep): one check per iteration.
-// The stream's bytes into the backlog and to every replica (the offset is counted by the
-// callers: feed_raw, and feed_encoded for the bytes it held back).
 void copy_out(const char* p, size_t n) {
   g_backlog.ring.append(p, n);
   for (ReplicaInfo& r : g_replicas) {
@@ -565,8 +564,6 @@ void maybe_start_sync_fork() {
   start_sync_fork(to_pipe);
 }
 
-// BgsaveHooks::rdb_child_done: the snapshot of a disk sync is on disk (or failed), or the
-// diskless child ended.
 // rdb-del-sync-files on the master: the snapshot a disk-based sync wrote, recognised by its
 // inode and modification time (a SAVE or BGSAVE since then renamed another file over it).
 struct SyncSnapshotFile {
@@ -603,6 +600,8 @@ void remove_sync_snapshot() {
   g_sync_file.valid = false;
 }
 
+// BgsaveHooks::rdb_child_done: the snapshot of a disk sync is on disk (or failed), or the
+// diskless child ended.
 void on_rdb_child_done(int child_type, bool ok) {
   flush_held();
   if (child_type == kChildRdbPipe) {
