@@ -37,8 +37,9 @@ AofOptions& aof_options() {
   return o;
 }
 
-AofState& aof_state() {
+AofState& aof_state_slow() {
   static AofState s;
+  g_aof_state = &s;
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/assert.h"
 #include "base/buffer.h"
 
 namespace keel {
@@ -86,7 +87,14 @@ struct AofState {
   uint64_t last_cow_size = 0;
   std::string temp_incr;  // AOF turned on at run time: the temp incremental file being written
 };
-AofState& aof_state();
+// Built on first use; inline because the loop asks for it every iteration (config.h's
+// server_options does the same).
+inline constinit AofState* g_aof_state = nullptr;
+AofState& aof_state_slow();
+inline AofState& aof_state() {
+  if (KEEL_LIKELY(g_aof_state != nullptr)) return *g_aof_state;
+  return aof_state_slow();
+}
 
 // ---- Writer -------------------------------------------------------------------------------------
 

@@ -22,8 +22,9 @@
 
 namespace keel {
 
-ServerOptions& server_options() {
+ServerOptions& server_options_slow() {
   static ServerOptions o;
+  g_server_options = &o;
   return o;
 }
 

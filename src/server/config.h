@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/assert.h"
+
 namespace keel {
 
 // client-output-buffer-limit <class> <hard> <soft> <soft-seconds>, one per class.
@@ -42,7 +44,14 @@ struct ServerOptions {
   OutputBufferLimit obuf_limits[kObufClasses] = {
       {0, 0, 0}, {256ull << 20, 64ull << 20, 60}, {32ull << 20, 8ull << 20, 60}};
 };
-ServerOptions& server_options();
+// The options, built on first use (no start-up order between translation units). Called on
+// every loop iteration, so the accessor is inline: one load and a branch once built.
+inline constinit ServerOptions* g_server_options = nullptr;
+ServerOptions& server_options_slow();
+inline ServerOptions& server_options() {
+  if (KEEL_LIKELY(g_server_options != nullptr)) return *g_server_options;
+  return server_options_slow();
+}
 
 class Config {
  public:

@@ -1559,6 +1559,8 @@ void replication_cron() {
 }
 
 void replication_before_sleep() {
+  // A server with no replica, no WAIT and no snapshot in flight (the common case) stops here.
+  if (g_replicas.empty() && g_waiters.empty() && g_held.n == 0 && g_job.pipe_fd == -1) return;
   flush_held();
   flush_fed_replicas();  // first: a replica past its limit is closed by this before-sleep
   serve_waiters(false);

@@ -282,10 +282,14 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   // cut short by its time budget goes on (keyspace/evict.h).
   if (KEEL_UNLIKELY(g_admission_gates.maxmemory) && !s->in_busy_poll_) {
     eviction_continue();
-    if (eviction_pending()) uv_idle_start(&s->evict_idle_, [](uv_idle_t*) {});  // poll, no sleep
+    if (eviction_pending() && !s->evict_idle_on_) {
+      uv_idle_start(&s->evict_idle_, [](uv_idle_t*) {});  // poll, no sleep
+      s->evict_idle_on_ = true;
+    }
   }
-  if (KEEL_UNLIKELY(uv_is_active(reinterpret_cast<uv_handle_t*>(&s->evict_idle_))) && !eviction_pending()) {
+  if (KEEL_UNLIKELY(s->evict_idle_on_) && !eviction_pending()) {
     uv_idle_stop(&s->evict_idle_);
+    s->evict_idle_on_ = false;
   }
   // The AOF is written (and with appendfsync always, fsynced) before any reply of this
   // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.

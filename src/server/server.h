@@ -128,6 +128,7 @@ class Server : public ServerApi {
   // Keeps the loop from sleeping while an eviction cut short by its time budget has more to
   // do (Redis's zero-delay eviction timer): active only then.
   uv_idle_t evict_idle_;
+  bool evict_idle_on_ = false;  // evict_idle_ started (tested every iteration: no libuv call)
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;
