@@ -1,8 +1,8 @@
 // Microbenchmark for ds/hashtable.h: insert, find hit, find miss (plain and with a 16-key batch
 // prefetch, as the request path does it), erase, and the longest single insert while the table
 // grows, at 1M and 10M keys. Standalone, not part of `make`:
-//   g++ -std=c++20 -O2 -Isrc utils/bench/hashtable_bench.cc src/base/log.cc -ljemalloc
-//       -o /tmp/ht_bench   (log.cc provides assert_failed for KEEL_DCHECK)
+//   g++ -std=c++20 -O2 -Isrc utils/bench/hashtable_bench.cc src/base/log.cc src/base/crash.cc -ljemalloc
+//       -o /tmp/ht_bench   (crash.cc provides assert_failed for KEEL_DCHECK)
 //   /tmp/ht_bench [keys...]      (default: 1000000 10000000)
 // Every timed operation includes hashing the key, as a command pays it once at parse time.
 #include <algorithm>
@@ -144,6 +144,27 @@ void run(size_t n) {
   t0 = Clock::now();
   f = find_batched(t, misses);
   std::printf("find miss, prefetch16 %7.1f ns/op   (found %zu)\n", ns_since(t0) / misses.size(), f);
+
+  // Eviction's sampling: 5 uniformly random entries per call, drawn a call ahead (the
+  // sampled entries are touched, as eviction reads each one's LRU field).
+  {
+    constexpr size_t kCalls = 1000000;
+    Table::SampleAhead ahead;
+    Entry* out[5];
+    uint64_t rnd = 0x1234567, sum = 0;
+    t0 = Clock::now();
+    for (size_t i = 0; i < kCalls; ++i) {
+      rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+      const size_t got = t.random_entries(rnd, out, 5, &ahead);
+      for (size_t k = 0; k < got; ++k) sum += out[k]->value;
+    }
+    std::printf("random_entries(5)     %7.1f ns/call (%llu)\n", ns_since(t0) / kCalls,
+                static_cast<unsigned long long>(sum & 1));
+    t0 = Clock::now();
+    for (size_t i = 0; i < kCalls; ++i) sum += t.random_entry(i * 0x9e3779b97f4a7c15ull)->value;
+    std::printf("random_entry          %7.1f ns/op (%llu)\n", ns_since(t0) / kCalls,
+                static_cast<unsigned long long>(sum & 1));
+  }
 
   // Steady-state churn: erase + re-insert the same keys (no allocation expected).
   const size_t mem = t.memory_usage();
