@@ -94,7 +94,8 @@ void on_dbs_swapped(int a, int b) {
 void on_emptied(int dbid) { on_dbs_swapped(dbid, dbid); }
 
 void update_hooks() {
-  const bool on = !reg().by_session.empty();
+  g_blocked_sessions = reg().by_session.size();
+  const bool on = g_blocked_sessions != 0;
   g_keyspace_hooks.key_created = on ? on_key_created : nullptr;
   g_keyspace_hooks.dbs_swapped = on ? on_dbs_swapped : nullptr;
   g_keyspace_hooks.emptied = on ? on_emptied : nullptr;
@@ -327,7 +328,6 @@ void blocking_drop_session(Session& s) {
   if (it != reg().by_session.end()) forget(it->second.get());
 }
 
-size_t blocking_clients() { return reg().by_session.size(); }
 size_t blocking_keys() {
   size_t n = 0;
   for (const KeyQueues& kq : reg().waiting) n += kq.size();

@@ -74,8 +74,10 @@ bool blocking_unblock(uint64_t session_id, bool error, ServerApi& api);
 // The session is going away (disconnect, CLIENT KILL): forgets its block without a reply.
 void blocking_drop_session(Session& s);
 
-// INFO clients: blocked_clients, total_blocking_keys, clients_in_timeout_table.
-size_t blocking_clients();
+// INFO clients: blocked_clients, total_blocking_keys, clients_in_timeout_table. The first is
+// read on every loop iteration: a count kept with the registry, read inline.
+inline constinit size_t g_blocked_sessions = 0;
+inline size_t blocking_clients() { return g_blocked_sessions; }
 size_t blocking_keys();
 size_t blocking_clients_with_timeout();
 
