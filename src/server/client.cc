@@ -91,14 +91,15 @@ void Client::process_input() {
   if (!out.empty()) server->queue_flush(this);
 }
 
-void Client::run_batch() {
+void prefetch_batch(Db& db, std::span<const Client::BatchCmd> batch,
+                    std::span<const std::string_view> batch_args, std::vector<uint64_t>& batch_hashes) {
   // Batch key prefetch: hash every key once, prefetch its bucket, then (second pass) the
   // entries whose tags match, so the lookups during execution find their lines in cache.
   const ServerOptions& opts = server_options();
   batch_hashes.assign(batch_args.size(), 0);
   size_t keys = 0;
   bool member_cmds = false;  // any command for the member stage below
-  for (BatchCmd& b : batch) {
+  for (const Client::BatchCmd& b : batch) {
     std::span<const std::string_view> args(&batch_args[b.first_arg], b.argc);
     if (!opts.prefetch || !b.spec) continue;
     // One 8-byte load: the key range and the member positions (CommandSpec, derived from the
@@ -111,30 +112,33 @@ void Client::run_batch() {
     for (int i = kr.first; i <= last && keys < static_cast<size_t>(opts.prefetch_batch_max_size) * 8; i += kr.step) {
       uint64_t h = hash_key(args[size_t(i)]);
       batch_hashes[b.first_arg + size_t(i)] = h;
-      session.db->prefetch(h);
+      db.prefetch(h);
       keys++;
     }
     member_cmds |= b.spec->prefetch.members.first != 0;
   }
   if (keys >= 2) {
     for (size_t i = 0; i < batch_hashes.size(); i++) {
-      if (batch_hashes[i]) session.db->prefetch_entries(batch_hashes[i]);
+      if (batch_hashes[i]) db.prefetch_entries(batch_hashes[i]);
     }
   }
   // Member stage (commands/batch_prefetch.h): the members' buckets, then their entries, then
   // the skiplist descents of zset commands, in the values of the keys just prefetched. Same
   // budget as the keys.
   if (member_cmds && keys > 0) {
-    MemberPrefetch members(*session.db, static_cast<size_t>(opts.prefetch_batch_max_size) * 8);
+    MemberPrefetch members(db, static_cast<size_t>(opts.prefetch_batch_max_size) * 8);
     for (int stage = 0; stage < 3; stage++) {
-      for (const BatchCmd& b : batch) {
+      for (const Client::BatchCmd& b : batch) {
         if (!b.spec || b.spec->prefetch.members.first == 0) continue;
-        members.command(*b.spec, std::span<const std::string_view>(&batch_args[b.first_arg], b.argc),
-                        &batch_hashes[b.first_arg], stage);
+        members.command(*b.spec, batch_args.subspan(b.first_arg, b.argc), &batch_hashes[b.first_arg], stage);
       }
     }
     members.finish();
   }
+}
+
+void Client::run_batch() {
+  prefetch_batch(*session.db, batch, batch_args, batch_hashes);
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
   // `running` names the command being executed (CLIENT LIST's argv-mem); between two commands
   // of the batch nothing reads it, so it is reset once, when the batch ends unblocked.

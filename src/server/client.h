@@ -6,6 +6,7 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@ namespace keel {
 
 class Server;
 struct CommandSpec;
+class Db;
 
 class Client {
  public:
@@ -103,5 +105,13 @@ class Client {
   bool run_held();
   static void on_write_done(uv_write_t* req, int status);
 };
+
+// The batch key prefetch of a parsed batch, before it runs: hashes every key argument into
+// `hashes` (indexed like `args`, 0 for the others; execute_command takes them so no key is
+// hashed twice), prefetches their buckets in db, then the entries whose tags match, then the
+// member stage (commands/batch_prefetch.h). Client::run_batch and a replica applying its
+// master's stream (replication.cc) use it.
+void prefetch_batch(Db& db, std::span<const Client::BatchCmd> batch, std::span<const std::string_view> args,
+                    std::vector<uint64_t>& hashes);
 
 }  // namespace keel

@@ -1025,39 +1025,59 @@ void transfer_done() {
   send_ack();
 }
 
+// The master's stream as a client's pipeline is run (Client::process_input): the complete
+// commands of what arrived are parsed as one batch, their keys prefetched, then executed; each
+// command's bytes go on to this server's own backlog and replicas as they were received.
 void apply_stream() {
   static Buffer discard;
   static ReplyWriter w;
+  static std::vector<Client::BatchCmd> batch;
+  static std::vector<std::string_view> args;
+  static std::vector<uint64_t> hashes;
+  constexpr size_t kMaxBatch = 64;
   std::string& in = g_link.in;
   size_t pos = 0;
   for (;;) {
-    const size_t start = pos;
-    const RequestParser::Result r = g_link.parser.parse(in.data(), in.size(), pos);
-    if (r == RequestParser::Result::kNeedMore) break;
+    batch.clear();
+    args.clear();
+    RequestParser::Result r = RequestParser::Result::kNeedMore;
+    while (batch.size() < kMaxBatch) {
+      const size_t start = pos;
+      r = g_link.parser.parse(in.data(), in.size(), pos);
+      if (r != RequestParser::Result::kCommand) break;
+      const size_t first = args.size();
+      for (const ArgSpan& a : g_link.parser.args()) args.emplace_back(in.data() + a.off, a.len);
+      const size_t argc = args.size() - first;
+      const CommandSpec* spec =
+          argc == 0 ? nullptr : resolve_command(std::span<const std::string_view>(&args[first], argc));
+      batch.push_back({first, argc, spec, pos, start});
+    }
+    if (!batch.empty()) prefetch_batch(*g_link.session.db, batch, args, hashes);
+    for (const Client::BatchCmd& b : batch) {
+      if (b.argc != 0) {
+        w.reset(&discard, 2);
+        g_applying_master = true;
+        // The master's commands see every key as alive (Redis's lookupKey for the master
+        // client): the master sends the DEL when it expires one.
+        const bool was_loading = g_clock.loading;
+        g_clock.loading = true;
+        (void)execute_command(g_link.session, std::span<const std::string_view>(&args[b.first_arg], b.argc),
+                              &hashes[b.first_arg], w, server(), b.spec, 0);
+        g_clock.loading = was_loading;
+        g_applying_master = false;
+        discard.clear();
+      }
+      feed_raw(in.data() + b.start, b.end - b.start);
+      g_last_write_off = g_master_off;
+      if (g_link.state != LinkState::kConnected) return;  // the command dropped the link
+    }
     if (r == RequestParser::Result::kError) {
       LOG_WARNING("Protocol error from MASTER: %s", std::string(g_link.parser.error()).c_str());
       in.clear();
       link_close("MASTER stream corrupt: link dropped, the replica will resync");
       return;
     }
-    std::vector<std::string_view> args;
-    for (const ArgSpan& a : g_link.parser.args()) args.emplace_back(in.data() + a.off, a.len);
-    if (!args.empty()) {
-      w.reset(&discard, 2);
-      g_applying_master = true;
-      // The master's commands see every key as alive (Redis's lookupKey for the master client):
-      // the master sends the DEL when it expires one.
-      const bool was_loading = g_clock.loading;
-      g_clock.loading = true;
-      (void)execute_command(g_link.session, std::span<const std::string_view>(args), nullptr, w,
-                            server(), nullptr, 0);
-      g_clock.loading = was_loading;
-      g_applying_master = false;
-      discard.clear();
-    }
-    feed_raw(in.data() + start, pos - start);
-    g_last_write_off = g_master_off;
-    if (g_link.state != LinkState::kConnected) return;  // the command dropped the link
+    if (r == RequestParser::Result::kNeedMore) break;
   }
   in.erase(0, pos);
   g_link.parser.rebase(pos);

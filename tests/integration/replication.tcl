@@ -125,6 +125,53 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
             $rd close
         }
 
+        test "What piles up while the replica is busy is applied in batches: SELECT, MULTI and scripts inside them" {
+            # The replica parses what arrived from its master as one batch (up to 64 commands),
+            # prefetches the keys, then runs them one by one (apply_stream): a SELECT or an EXEC
+            # in the middle of a batch must still apply to the right db. DEBUG SLEEP keeps the
+            # replica from reading while the master writes, so the stream arrives in large reads.
+            set sleeper [redis_deferring_client]
+            $sleeper debug sleep 0.5
+            after 100
+            set rd [redis_deferring_client -1]
+            set bytes ""
+            set n 0
+            for {set i 0} {$i < 600} {incr i} {
+                set db [expr {$i % 3}]
+                foreach c [list [list select $db] [list set b:$i v$i] [list hset b:h:$db f$i $i] {incr b:c}] {
+                    append bytes [::keel::client::encode_command $c]
+                    incr n
+                }
+                if {$i % 50 == 0} {
+                    foreach c [list multi [list sadd b:s $i] [list lpush b:l $i] {select 1} {incr b:c} exec \
+                                   [list eval {redis.call('rpush', KEYS[1], ARGV[1])} 1 b:e $i]] {
+                        append bytes [::keel::client::encode_command $c]
+                        incr n
+                    }
+                }
+            }
+            append bytes [::keel::client::encode_command {select 0}]
+            incr n
+            $rd write $bytes
+            for {set i 0} {$i < $n} {incr i} { $rd read }
+            assert_equal OK [$sleeper read]
+            wait_caught_up 0 -1
+            foreach db {0 1 2} {
+                r select $db
+                r -1 select $db
+                assert_equal [r -1 dbsize] [r dbsize]
+                assert_equal [r -1 hlen b:h:$db] [r hlen b:h:$db]
+                assert_equal [r -1 get b:c] [r get b:c]
+                assert_equal [r -1 lrange b:e 0 -1] [r lrange b:e 0 -1]
+            }
+            r select 0
+            r -1 select 0
+            assert_equal 200 [r hlen b:h:0]
+            assert_equal [r -1 debug digest] [r debug digest]
+            $sleeper close
+            $rd close
+        }
+
         test "A write to the replica gets -READONLY, never a silent drop" {
             assert_error "READONLY You can't write against a read only replica." {r set x 1}
             r multi
