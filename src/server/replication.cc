@@ -732,6 +732,10 @@ struct Link {
   uv_tcp_t* tcp = nullptr;
   uv_connect_t connect_req;
   std::string in;
+  // What arrived while a master's command was running and let the loop poll (a busy script:
+  // Server::process_events_while_busy): the batch being applied points into `in`, so these
+  // bytes wait here and are applied after it (apply_stream).
+  std::string later;
   int step = 0;
   int64_t last_io_ms = 0;
   int64_t down_since_ms = 0;
@@ -809,6 +813,7 @@ void link_close(const char* why) {
   if (why != nullptr && g_link.state != LinkState::kNone) LOG_WARNING("%s", why);
   if (g_link.state == LinkState::kConnected) g_link.down_since_ms = mstime();
   g_link.in.clear();
+  g_link.later.clear();
   transfer_discard();
   g_link.parser = RequestParser();
   if (g_link.state != LinkState::kNone) g_link.state = LinkState::kConnect;
@@ -900,9 +905,13 @@ void on_link_read(uv_stream_t*, ssize_t n, const uv_buf_t* buf) {
     return;
   }
   if (n == 0) return;
-  g_link.in.append(buf->base, static_cast<size_t>(n));
   g_link.last_io_ms = mstime();
   server().stats().net_repl_input_bytes += static_cast<uint64_t>(n);
+  if (g_applying_master) {
+    g_link.later.append(buf->base, static_cast<size_t>(n));  // see Link::later
+    return;
+  }
+  g_link.in.append(buf->base, static_cast<size_t>(n));
   process_link_input();
 }
 
@@ -1081,6 +1090,11 @@ void apply_stream() {
   }
   in.erase(0, pos);
   g_link.parser.rebase(pos);
+  if (!g_link.later.empty()) {
+    in.append(g_link.later);
+    g_link.later.clear();
+    apply_stream();
+  }
 }
 
 // The snapshot after +FULLRESYNC: the $ line, then its bytes into the temp file. False when the

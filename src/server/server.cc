@@ -610,6 +610,13 @@ int Server::run() {
     }
   }
   if (!o.pidfile.empty()) unlink(o.pidfile.c_str());
+  // libuv's signal handler writes to the loop's pipe: a SIGCHLD from a child killed by the
+  // shutdown that arrives while static objects are destroyed (seen under ASan, where freeing is
+  // slow) would run it on a torn-down process. Stopping the handles restores the default
+  // dispositions.
+  uv_signal_stop(&g_sigchld);
+  uv_signal_stop(&sigterm_);
+  uv_signal_stop(&sigint_);
   LOG_WARNING("%s is now ready to exit, bye bye...", "Keel");
   return exit_code_;
 }
