@@ -61,11 +61,12 @@ class Worker {
     pthread_sigmask(SIG_BLOCK, &all, &old);
     thread_ = std::thread([this] { run(); });
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    pthread_setname_np(thread_.native_handle(), "lazyfree");
   }
 
   void run() {
     apply_cpulist(cpu_lists().bio, "bio_cpulist");
+    // Named once bound: whoever finds "lazyfree" in /proc sees its final CPU set.
+    pthread_setname_np(pthread_self(), "lazyfree");
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
       work_.wait(lock, [this] { return stop_ || !queue_.empty(); });
