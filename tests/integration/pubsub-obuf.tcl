@@ -52,18 +52,26 @@ test "A subscriber that never reads is disconnected past the pubsub hard limit" 
 }
 
 test "The soft limit disconnects only after being exceeded for soft-seconds" {
-    r config set client-output-buffer-limit "pubsub 0 1mb 1"
+    r config set client-output-buffer-limit "pubsub 0 1mb 2"
     set disc_before [server_info client_output_buffer_limit_disconnections]
     set sub [redis_deferring_client]
     $sub subscribe soft
     $sub read
     set payload [string repeat y 1048576]
     # Over the soft limit (the kernel socket buffers take a few MB first): still connected.
+    # That holds only while less than soft-seconds went by since the limit was first
+    # exceeded, so it is asserted only when the publishing loop itself was quick enough
+    # (on a loaded CI machine it may not be).
+    set start [clock milliseconds]
     for {set i 0} {$i < 20} {incr i} { r publish soft $payload }
-    assert_equal 1 [r publish soft $payload]
-    assert_equal $disc_before [server_info client_output_buffer_limit_disconnections]
-    # Still over it more than a second later: the next message closes it.
-    after 1100
+    set last [r publish soft $payload]
+    set disc [server_info client_output_buffer_limit_disconnections]
+    if {[clock milliseconds] - $start < 1500} {
+        assert_equal 1 $last
+        assert_equal $disc_before $disc
+    }
+    # Still over it more than soft-seconds later: the next message closes it.
+    after 2100
     r publish soft $payload
     wait_for_condition 100 10 {[r pubsub numsub soft] eq {soft 0}}
     assert_equal [expr {$disc_before + 1}] [server_info client_output_buffer_limit_disconnections]
