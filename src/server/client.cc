@@ -39,6 +39,29 @@ Client::Client(Server* srv, uint64_t id) : server(srv) {
 
 Client::~Client() = default;
 
+namespace {
+// parse_batch's body, inlined into Client::process_input (the hot path: a call with nine
+// arguments cost ~9 instructions per command there under callgrind).
+[[gnu::always_inline]] inline RequestParser::Result parse_batch_inline(
+    RequestParser& parser, char* data, size_t len, size_t& pos, bool authenticated, size_t max,
+    bool stop_at_blocking, std::vector<Client::BatchCmd>& batch, std::vector<std::string_view>& args) {
+  batch.clear();
+  args.clear();
+  RequestParser::Result r = RequestParser::Result::kNeedMore;
+  while (batch.size() < max) {
+    r = parser.parse(data, len, pos, authenticated);
+    if (r != RequestParser::Result::kCommand) break;
+    const size_t first = args.size();
+    for (const ArgSpan& a : parser.args()) args.emplace_back(data + a.off, a.len);
+    const size_t argc = args.size() - first;
+    const CommandSpec* spec = resolve_command(std::span<const std::string_view>(&args[first], argc));
+    batch.push_back({first, argc, spec, pos, parser.command_start()});
+    if (stop_at_blocking && spec && (spec->flags & kBlocking)) break;
+  }
+  return r;
+}
+}  // namespace
+
 void Client::process_input() {
   // A blocked session runs nothing more until Server::resume_session (its input waits here).
   if (session.flags & Session::kBlocked) return;
@@ -48,22 +71,11 @@ void Client::process_input() {
     return;
   }
   for (;;) {
-    batch.clear();
-    batch_args.clear();
-    RequestParser::Result r = RequestParser::Result::kNeedMore;
-    while (batch.size() < kMaxBatch) {
-      r = parser.parse(query.data(), query.size(), qpos, session.authenticated);
-      if (r != RequestParser::Result::kCommand) break;
-      const size_t first = batch_args.size();
-      for (const ArgSpan& a : parser.args()) batch_args.emplace_back(query.data() + a.off, a.len);
-      const CommandSpec* spec =
-          resolve_command(std::span<const std::string_view>(&batch_args[first], parser.args().size()));
-      batch.push_back({first, parser.args().size(), spec, qpos, parser.command_start()});
-      // A command that may block ends the batch: if it blocks, the input after it is parsed
-      // again on resume, and inline arguments are unescaped in place, so it must not have been
-      // parsed yet.
-      if (spec && (spec->flags & kBlocking)) break;
-    }
+    // A command that may block ends the batch: if it blocks, the input after it is parsed
+    // again on resume, and inline arguments are unescaped in place, so it must not have been
+    // parsed yet.
+    const RequestParser::Result r = parse_batch_inline(parser, query.data(), query.size(), qpos,
+                                                       session.authenticated, kMaxBatch, true, batch, batch_args);
     if (!batch.empty()) run_batch();
     if (session.flags & (Session::kCloseAfterReply | Session::kBlocked)) break;
     if (r == RequestParser::Result::kError) {
@@ -89,6 +101,12 @@ void Client::process_input() {
     qpos = 0;
   }
   if (!out.empty()) server->queue_flush(this);
+}
+
+RequestParser::Result parse_batch(RequestParser& parser, char* data, size_t len, size_t& pos, bool authenticated,
+                                  size_t max, bool stop_at_blocking, std::vector<Client::BatchCmd>& batch,
+                                  std::vector<std::string_view>& args) {
+  return parse_batch_inline(parser, data, len, pos, authenticated, max, stop_at_blocking, batch, args);
 }
 
 void prefetch_batch(Db& db, std::span<const Client::BatchCmd> batch,

@@ -111,6 +111,13 @@ class Client {
 // hashed twice), prefetches their buckets in db, then the entries whose tags match, then the
 // member stage (commands/batch_prefetch.h). Client::run_batch and a replica applying its
 // master's stream (replication.cc) use it.
+// The parse stage of a pipeline (Client::process_input, and a replica's apply_stream): the
+// complete commands from `pos` of data[0, len), at most `max`, resolved, into `batch` and
+// `args` (both cleared first); with `stop_at_blocking` a command that may block ends the batch.
+// Returns the parser's last result (kCommand when the batch ended before the input did).
+RequestParser::Result parse_batch(RequestParser& parser, char* data, size_t len, size_t& pos, bool authenticated,
+                                  size_t max, bool stop_at_blocking, std::vector<Client::BatchCmd>& batch,
+                                  std::vector<std::string_view>& args);
 void prefetch_batch(Db& db, std::span<const Client::BatchCmd> batch, std::span<const std::string_view> args,
                     std::vector<uint64_t>& hashes);
 

@@ -22,8 +22,10 @@ void replication_client_closed(Client* c);
 // checked there, once per iteration), answers WAITs that are satisfied.
 void replication_before_sleep();
 // Before sleep, right before the clients' flushes: the replicas fed since
-// replication_before_sleep (by resumed clients, eviction) get their flush queued too.
-void replication_flush_replicas();
+// replication_before_sleep (by resumed clients, eviction) get their flush queued too, unless
+// their writes are being coalesced (replication.cc, kReplFlushBytes); `force` (shutting down)
+// flushes whatever waits.
+void replication_flush_replicas(bool force);
 // End of a client's input processing (Client::process_input): the stream bytes held back as a
 // range of its query buffer (consecutive commands sent as they came) are copied into the
 // backlog and the replicas' buffers before that buffer changes.

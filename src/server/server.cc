@@ -294,7 +294,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   // The AOF is written (and with appendfsync always, fsynced) before any reply of this
   // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.
   if (KEEL_UNLIKELY(aof_state().fd != -1)) aof_flush(false);
-  replication_flush_replicas();
+  replication_flush_replicas(s->shutting_down_);
   std::vector<Client*> work;
   work.swap(s->pending_);
   for (Client* c : work) {
