@@ -23,17 +23,33 @@ std::vector<Session*>& held() {
 }
 }  // namespace
 
-void pause_start(PauseType type, int64_t end_ms) {
-  if (type > g_pause.type) g_pause.type = type;
+namespace {
+// The pause in effect from the purposes' own.
+void pause_refresh() {
+  g_pause.type = PauseType::kNone;
+  g_pause.end_ms = 0;
+  for (size_t i = 0; i < kPausePurposes; i++) {
+    if (g_pause.by[i] == PauseType::kNone) continue;
+    if (g_pause.type == PauseType::kNone || g_pause.end_by[i] < g_pause.end_ms) g_pause.end_ms = g_pause.end_by[i];
+    if (g_pause.by[i] > g_pause.type) g_pause.type = g_pause.by[i];
+  }
   g_admission_gates.paused = g_pause.type != PauseType::kNone;
-  if (end_ms > g_pause.end_ms) g_pause.end_ms = end_ms;
-  g_clock.expire_paused = true;
+  g_clock.expire_paused = g_admission_gates.paused || g_clock.replica;
+}
+}  // namespace
+
+void pause_start(PauseType type, int64_t end_ms, PausePurpose why) {
+  const size_t i = static_cast<size_t>(why);
+  if (type > g_pause.by[i]) g_pause.by[i] = type;
+  if (end_ms > g_pause.end_by[i]) g_pause.end_by[i] = end_ms;
+  pause_refresh();
 }
 
-void pause_end(ServerApi& api) {
-  g_pause = PauseState{};
-  g_admission_gates.paused = false;
-  g_clock.expire_paused = g_clock.replica;
+void pause_end(ServerApi& api, PausePurpose why) {
+  const size_t i = static_cast<size_t>(why);
+  g_pause.by[i] = PauseType::kNone;
+  g_pause.end_by[i] = 0;
+  pause_refresh();
   std::vector<Session*> list;
   list.swap(held());
   for (Session* s : list) {
@@ -45,8 +61,12 @@ void pause_end(ServerApi& api) {
 bool pause_check_timeout(int64_t now_ms, ServerApi& api) {
   if (g_pause.type == PauseType::kNone) return false;
   if (now_ms <= g_pause.end_ms) return true;
-  pause_end(api);
-  return false;
+  for (size_t i = 0; i < kPausePurposes; i++) {
+    if (g_pause.by[i] != PauseType::kNone && now_ms > g_pause.end_by[i]) {
+      pause_end(api, static_cast<PausePurpose>(i));
+    }
+  }
+  return g_pause.type != PauseType::kNone;
 }
 
 bool pause_holds(const Session& s, const CommandSpec& c, std::span<const std::string_view> args) {

@@ -30,17 +30,27 @@ class ServerApi;
 
 enum class PauseType : uint8_t { kNone = 0, kWrite = 1, kAll = 2 };
 
+// Who paused (Redis 7's pause purposes): CLIENT PAUSE, or a FAILOVER holding writes back while
+// its replica catches up. Each ends on its own (CLIENT UNPAUSE does not end a failover's pause);
+// the pause in effect is the strongest of them.
+enum class PausePurpose : uint8_t { kClient = 0, kFailover = 1 };
+constexpr size_t kPausePurposes = 2;
+
 struct PauseState {
-  PauseType type = PauseType::kNone;
-  int64_t end_ms = 0;  // absolute; the pause ends once the clock is past it
+  PauseType type = PauseType::kNone;  // in effect: the strongest purpose's
+  int64_t end_ms = 0;  // absolute; the earliest end of the purposes in effect
+  PauseType by[kPausePurposes] = {};
+  int64_t end_by[kPausePurposes] = {};  // INT64_MAX: until ended explicitly
 };
 extern constinit PauseState g_pause;
 
-// CLIENT PAUSE: merges with a pause in progress (stronger type, later end).
-void pause_start(PauseType type, int64_t end_ms);
-// CLIENT UNPAUSE, or the end time passed: every held-back session is resumed
-// (ServerApi::resume_session), in the order they were held.
-void pause_end(ServerApi& api);
+// CLIENT PAUSE (and FAILOVER): merges with that purpose's pause in progress (stronger type,
+// later end).
+void pause_start(PauseType type, int64_t end_ms, PausePurpose why = PausePurpose::kClient);
+// CLIENT UNPAUSE, the end time passed, or a failover that ended: that purpose's pause ends and
+// every held-back session is resumed (ServerApi::resume_session), in the order they were held
+// (a session still paused by another purpose is held again by its admission).
+void pause_end(ServerApi& api, PausePurpose why = PausePurpose::kClient);
 // Ends the pause when now_ms is past its end. Returns true when a pause is still in effect.
 bool pause_check_timeout(int64_t now_ms, ServerApi& api);
 

@@ -44,6 +44,7 @@
 #include "commands/command_table.h"
 #include "commands/debug_state.h"
 #include "commands/dispatch.h"
+#include "commands/pause.h"
 #include "commands/propagate.h"
 #include "commands/replication_api.h"
 #include "commands/session.h"
@@ -142,6 +143,20 @@ struct Waiter {
   int64_t deadline_ms;  // 0 = none
 };
 std::vector<Waiter> g_waiters;
+
+// FAILOVER (Redis 6.2+): writes are held back (a pause of its own purpose) until a replica has
+// acknowledged the whole stream, then this master turns into that replica's replica and asks
+// it, with PSYNC <replid> <offset> FAILOVER, to take over; the pause ends with the reply.
+enum class FailoverState : uint8_t { kNone, kWaitForSync, kInProgress };
+struct FailoverJob {
+  FailoverState state = FailoverState::kNone;
+  std::string host;  // the target; empty while FAILOVER named none and none has caught up
+  int64_t port = 0;
+  bool force = false;   // at the timeout, fail over to the target anyway
+  int64_t end_ms = 0;   // waiting-for-sync ends here (0: no timeout)
+} g_failover;
+void failover_abort(const char* why);
+void failover_clear();
 
 ReplicaInfo* find_replica(const Client* c) {
   for (ReplicaInfo& r : g_replicas) {
@@ -919,6 +934,9 @@ void handshake_send() {
       case 4:
         return link_send(resp_command({"REPLCONF", "capa", "eof", "capa", "psync2"}));
       case 5:
+        if (g_failover.state == FailoverState::kInProgress) {
+          return link_send(resp_command({"PSYNC", master_replid(), std::to_string(g_master_off + 1), "FAILOVER"}));
+        }
         if (g_backlog.active) {
           return link_send(resp_command({"PSYNC", master_replid(), std::to_string(g_master_off + 1)}));
         }
@@ -1213,6 +1231,16 @@ void process_link_input() {
       return;
     }
     if (step == 5) {
+      // Our FAILOVER's request: the target took over (either reply) or refused.
+      if (g_failover.state == FailoverState::kInProgress) {
+        if (line.rfind("+FULLRESYNC", 0) == 0 || line.rfind("+CONTINUE", 0) == 0) {
+          failover_clear();
+        } else {
+          LOG_WARNING("Failover target rejected psync request: %s", line.c_str());
+          failover_abort("Failover target rejected psync request");
+          return;
+        }
+      }
       if (line.rfind("+FULLRESYNC", 0) == 0) {
         char id[64] = {};
         long long off = 0;
@@ -1340,11 +1368,25 @@ void hook_replconf(Session& s, std::span<const std::string_view> args, ReplyWrit
   w.ok();
 }
 
+void promote_to_master();
+
 void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg, bool legacy,
-                ReplyWriter& w) {
+                bool failover, ReplyWriter& w) {
   flush_held();
   Client* c = static_cast<Client*>(s.client);
   if (c == nullptr || (s.flags & Session::kReplica)) return;  // already a replica: ignored
+  if (failover) {
+    // Our master's FAILOVER names us: its history (our replid) is ours, we take over and
+    // answer its PSYNC as its master.
+    LOG_NOTICE("Failover request received for replid %.*s.", static_cast<int>(replid.size()), replid.data());
+    if (g_link.state == LinkState::kNone) return w.error("ERR PSYNC FAILOVER can't be sent to a master.");
+    if (replid != master_replid()) return w.error("ERR PSYNC FAILOVER replid must match my replid.");
+    promote_to_master();
+    LOG_NOTICE("MASTER MODE enabled (failover request from '%s')", s.addr.c_str());
+  }
+  if (g_failover.state != FailoverState::kNone) {
+    return w.error("NOMASTERLINK Can't SYNC while failing over");
+  }
   if (g_link.state != LinkState::kNone && g_link.state != LinkState::kConnected) {
     return w.error("NOMASTERLINK Can't SYNC while not connected with my master");
   }
@@ -1387,22 +1429,31 @@ void hook_psync(Session& s, std::string_view replid, std::string_view offset_arg
   full_sync_request(*r, s, legacy);
 }
 
+// REPLICAOF NO ONE, and a FAILOVER's target or its aborted source: the history so far becomes
+// replid2 (PSYNC2: the former master and siblings continue from it), a new replid begins.
+void promote_to_master() {
+  link_close(nullptr);
+  g_link.state = LinkState::kNone;
+  g_replid2 = master_replid();
+  g_second_off = g_master_off + 1;
+  change_master_replid();
+  set_replica_mode(false);
+  set_replicaof_option("", 0);
+  g_no_replicas_since_ms = mstime();  // the backlog TTL starts now (as Redis)
+  drop_replica_clients();
+  g_enc.reset();
+  LOG_NOTICE("Setting secondary replication ID to %s, valid up to offset: %lld. New replication ID is %s",
+             g_replid2.c_str(), static_cast<long long>(g_second_off), master_replid().c_str());
+}
+
 void hook_replicaof(Session& s, std::string_view host, std::string_view port_arg, ReplyWriter& w) {
   flush_held();
+  if (g_failover.state != FailoverState::kNone) {
+    return w.error("ERR REPLICAOF not allowed while failing over.");
+  }
   if (host.empty()) {
     if (g_link.state != LinkState::kNone) {
-      link_close(nullptr);
-      g_link.state = LinkState::kNone;
-      g_replid2 = master_replid();
-      g_second_off = g_master_off + 1;
-      change_master_replid();
-      set_replica_mode(false);
-      set_replicaof_option("", 0);
-      g_no_replicas_since_ms = mstime();  // the backlog TTL starts now (as Redis)
-      drop_replica_clients();
-      g_enc.reset();
-      LOG_NOTICE("Setting secondary replication ID to %s, valid up to offset: %lld. New replication ID is %s",
-                 g_replid2.c_str(), static_cast<long long>(g_second_off), master_replid().c_str());
+      promote_to_master();
       LOG_NOTICE("MASTER MODE enabled (user request from '%s')", s.addr.c_str());
     }
     return w.ok();
@@ -1445,7 +1496,9 @@ void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
   }
   s.flags |= Session::kBlocked;
   g_waiters.push_back({c, target, want, timeout_ms > 0 ? mstime() + timeout_ms : 0});
-  // Ask the replicas for their offsets now rather than waiting for their next ACK.
+  // Ask the replicas for their offsets now rather than waiting for their next ACK; not while
+  // paused (as Redis: the stream does not move during a pause; their own ACKs answer).
+  if (g_pause.type != PauseType::kNone) return;
   static const std::string_view getack[] = {"REPLCONF", "GETACK", "*"};
   g_scratch.clear();
   g_scratch.append("*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n");
@@ -1531,6 +1584,108 @@ void backlog_ttl_check(int64_t now, const ReplOptions& o) {
              static_cast<int>(o.backlog_ttl));
 }
 
+// ---- FAILOVER ---------------------------------------------------------------------------------
+
+void failover_clear() {
+  g_failover = FailoverJob{};
+  pause_end(server(), PausePurpose::kFailover);
+}
+
+void failover_abort(const char* why) {
+  if (g_failover.host.empty()) {
+    LOG_NOTICE("FAILOVER to any replica aborted: %s", why);
+  } else {
+    LOG_NOTICE("FAILOVER to %s:%lld aborted: %s", g_failover.host.c_str(), static_cast<long long>(g_failover.port), why);
+  }
+  if (g_failover.state == FailoverState::kInProgress) {
+    promote_to_master();  // our data is intact: we are the master again, with a new replid
+    LOG_NOTICE("MASTER MODE enabled (failover aborted)");
+  }
+  failover_clear();
+}
+
+// The target caught up (or FORCE at the timeout): this master becomes its replica and sends it
+// PSYNC ... FAILOVER (handshake_send) from its own history.
+void failover_go() {
+  g_failover.state = FailoverState::kInProgress;
+  start_link(g_failover.host, static_cast<int>(g_failover.port));
+  set_replicaof_option(g_failover.host, g_failover.port);
+}
+
+void failover_check(int64_t now) {
+  flush_held();
+  if (g_failover.end_ms != 0 && now >= g_failover.end_ms) {
+    if (!g_failover.force) return failover_abort("Replica never caught up before timeout");
+    LOG_NOTICE("FAILOVER to %s:%lld time out exceeded, failing over.", g_failover.host.c_str(),
+               static_cast<long long>(g_failover.port));
+    return failover_go();
+  }
+  const ReplicaInfo* pick = nullptr;
+  for (const ReplicaInfo& r : g_replicas) {
+    if (!r.online || r.c->closing || r.ack_off != g_master_off) continue;
+    if (!g_failover.host.empty() && (r.ip != g_failover.host || r.listening_port != g_failover.port)) continue;
+    pick = &r;
+    break;
+  }
+  // Nothing reaches the stream while paused (no PINGs, no GETACKs, as Redis), so the offset
+  // stays put and a replica's own ACK (every second) says when it has everything.
+  if (pick == nullptr) return;
+  if (g_failover.host.empty()) {
+    g_failover.host = pick->ip;
+    g_failover.port = pick->listening_port;
+  }
+  LOG_NOTICE("Failover target %s:%lld is synced, failing over.", g_failover.host.c_str(),
+             static_cast<long long>(g_failover.port));
+  failover_go();
+}
+
+void failover_cron(int64_t now) {
+  if (g_failover.state == FailoverState::kWaitForSync) return failover_check(now);
+  // Our PSYNC FAILOVER did not get through (the link to the target failed before its reply):
+  // the target did not take over, so we stay the master.
+  if (g_failover.state == FailoverState::kInProgress && g_link.state == LinkState::kConnect) {
+    failover_abort("Failover target could not be reached");
+  }
+}
+
+void hook_failover(Session& s, const FailoverRequest& req, ReplyWriter& w) {
+  (void)s;
+  flush_held();
+  if (req.abort) {
+    if (g_failover.state == FailoverState::kNone) return w.error("ERR No failover in progress.");
+    failover_abort("Failover manually aborted");
+    return w.ok();
+  }
+  if (g_failover.state != FailoverState::kNone) return w.error("ERR FAILOVER already in progress.");
+  if (g_link.state != LinkState::kNone) return w.error("ERR FAILOVER is not valid when server is a replica.");
+  size_t replicas = 0;
+  for (const ReplicaInfo& r : g_replicas) replicas += r.online || r.in_sync;
+  if (replicas == 0) return w.error("ERR FAILOVER requires connected replicas.");
+  if (req.force && (req.timeout_ms == 0 || req.host.empty())) {
+    return w.error("ERR FAILOVER with force option requires both a timeout and target HOST and IP.");
+  }
+  if (!req.host.empty()) {
+    const ReplicaInfo* target = nullptr;
+    for (const ReplicaInfo& r : g_replicas) {
+      if ((r.online || r.in_sync) && r.ip == req.host && r.listening_port == req.port) target = &r;
+    }
+    if (target == nullptr) return w.error("ERR FAILOVER target HOST and PORT is not a replica.");
+    if (!target->online) return w.error("ERR FAILOVER target replica is not online.");
+    LOG_NOTICE("FAILOVER requested to %.*s:%lld.", static_cast<int>(req.host.size()), req.host.data(),
+               static_cast<long long>(req.port));
+  } else {
+    LOG_NOTICE("FAILOVER requested to any replica.");
+  }
+  const int64_t now = mstime();
+  g_failover.state = FailoverState::kWaitForSync;
+  g_failover.host = std::string(req.host);
+  g_failover.port = req.port;
+  g_failover.force = req.force;
+  g_failover.end_ms = req.timeout_ms != 0 ? now + req.timeout_ms : 0;
+  pause_start(PauseType::kWrite, INT64_MAX, PausePurpose::kFailover);
+  w.ok();
+}
+
 }  // namespace
 
 ReplSyncCounts replication_sync_counts() { return g_sync_counts; }
@@ -1568,6 +1723,7 @@ void replication_init() {
   g_replication_hooks.replicaof = hook_replicaof;
   g_replication_hooks.wait = hook_wait;
   g_replication_hooks.role = hook_role;
+  g_replication_hooks.failover = hook_failover;
   g_bgsave_hooks.rdb_child_done = on_rdb_child_done;
 }
 
@@ -1606,7 +1762,9 @@ void replication_cron() {
   // sub-replicas get its master's PINGs).
   bool any = false;
   for (const ReplicaInfo& r : g_replicas) any |= r.online;
-  if (any && g_link.state == LinkState::kNone && now - g_last_ping_ms >= o.ping_period * 1000) {
+  // Not while paused (CLIENT PAUSE, FAILOVER): the offset stays put, as in Redis.
+  if (any && g_link.state == LinkState::kNone && g_pause.type == PauseType::kNone &&
+      now - g_last_ping_ms >= o.ping_period * 1000) {
     g_last_ping_ms = now;
     static constexpr std::string_view kPing = "*1\r\n$4\r\nPING\r\n";
     feed_raw(kPing.data(), kPing.size());
@@ -1622,6 +1780,7 @@ void replication_cron() {
   maybe_start_sync_fork();
   backlog_ttl_check(now, o);
   serve_waiters(true);
+  failover_cron(now);
   update_gates();
 }
 
@@ -1631,6 +1790,7 @@ void replication_before_sleep() {
   flush_held();
   flush_fed_replicas(false);  // first: a replica past its limit is closed by this before-sleep
   serve_waiters(false);
+  if (g_failover.state == FailoverState::kWaitForSync) failover_check(mstime());
   sync_pump();
 }
 
@@ -1726,7 +1886,9 @@ std::string replication_info() {
          static_cast<long long>(r.ack_off),
          static_cast<long long>((now - r.ack_ms) / 1000));
   }
-  line("master_failover_state:no-failover");
+  line("master_failover_state:%s", g_failover.state == FailoverState::kNone           ? "no-failover"
+                                   : g_failover.state == FailoverState::kWaitForSync ? "waiting-for-sync"
+                                                                                     : "failover-in-progress");
   line("master_replid:%s", master_replid().c_str());
   line("master_replid2:%s", g_replid2.c_str());
   line("master_repl_offset:%lld", static_cast<long long>(g_master_off));
