@@ -13,6 +13,8 @@
 #include "keyspace/evict.h"
 #include "keyspace/keyspace.h"
 #include "base/log.h"
+#include "base/numbers.h"
+#include "base/sync_conn.h"
 #include "persistence/persistence.h"
 #include "persistence/aof.h"
 #include "persistence/rdb_bgsave.h"
@@ -146,6 +148,152 @@ void cmd_restore(CommandContext& cx) {
   }
   cx.notify(kNotifyGeneric, "restore", key.name);
   cx.reply().ok();
+}
+
+// ---- MIGRATE ------------------------------------------------------------------------------------
+
+void append_resp(std::string& out, std::initializer_list<std::string_view> args) {
+  out += '*';
+  out += std::to_string(args.size());
+  out += "\r\n";
+  for (std::string_view a : args) {
+    out += '$';
+    out += std::to_string(a.size());
+    out += "\r\n";
+    out.append(a);
+    out += "\r\n";
+  }
+}
+
+// MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE] [AUTH password]
+// [AUTH2 username password] [KEYS key ...]: as Redis, synchronously (the loop waits up to
+// `timeout` ms per step): each existing key goes to the target as RESTORE key ttl <DUMP payload>
+// [REPLACE], after AUTH and SELECT; what the target acknowledged is deleted here unless COPY and
+// propagated as DEL. Checks in Redis's order: options, timeout and db, then the keys (none
+// here: +NOKEY before any connection). Keel opens a connection per call (Redis keeps one per
+// target for 10 s: INFO migrate_cached_sockets stays 0).
+void cmd_migrate(CommandContext& cx) {
+  bool copy = false, replace = false, auth = false;
+  std::string_view user, pass;
+  size_t first_key = 3, num_keys = 1;
+  for (size_t j = 6; j < cx.argc(); j++) {
+    const size_t more = cx.argc() - 1 - j;
+    if (cx.is_arg(j, "copy")) {
+      copy = true;
+    } else if (cx.is_arg(j, "replace")) {
+      replace = true;
+    } else if (cx.is_arg(j, "auth")) {
+      if (more < 1) return cx.reply().error(kErrSyntax);
+      auth = true;
+      user = {};
+      pass = cx.arg(++j);
+    } else if (cx.is_arg(j, "auth2")) {
+      if (more < 2) return cx.reply().error(kErrSyntax);
+      auth = true;
+      user = cx.arg(++j);
+      pass = cx.arg(++j);
+    } else if (cx.is_arg(j, "keys")) {
+      if (!cx.arg(3).empty()) {
+        return cx.reply().error("ERR When using MIGRATE KEYS option, the key argument must be set to the empty string");
+      }
+      first_key = j + 1;
+      num_keys = cx.argc() - j - 1;
+      break;
+    } else {
+      return cx.reply().error(kErrSyntax);
+    }
+  }
+  int64_t timeout, dbid;
+  if (!cx.int_arg(5, &timeout) || !cx.int_arg(4, &dbid)) return;
+  if (timeout <= 0) timeout = 1000;
+  const PersistenceOptions& po = persistence_options();
+  std::string req;
+  if (auth) {
+    if (user.empty()) {
+      append_resp(req, {"AUTH", pass});
+    } else {
+      append_resp(req, {"AUTH", user, pass});
+    }
+  }
+  append_resp(req, {"SELECT", cx.arg(4)});
+  std::vector<size_t> sent;  // argument positions of the keys sent, in order
+  for (size_t i = first_key; i < first_key + num_keys; i++) {
+    const Object* o = cx.db().find(cx.key(i));
+    if (o == nullptr) continue;
+    int64_t ttl = 0;
+    if (o->has_expire()) ttl = std::max<int64_t>(o->expire_ms() - cx.now_ms(), 1);
+    const IntArg ttl_arg(ttl);
+    const std::string payload = rdb_dump_payload(*o, po.rdb_version, po.rdbcompression);
+    if (replace) {
+      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload, "REPLACE"});
+    } else {
+      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload});
+    }
+    sent.push_back(i);
+  }
+  if (sent.empty()) return cx.reply().simple("NOKEY");
+
+  SyncConn conn;
+  int64_t port = 0;  // Redis reads it with atoi: not a number is port 0, which fails to connect
+  if (!parse_int64(cx.arg(2), &port)) port = 0;
+  if (!conn.connect(std::string(cx.arg(1)), port, timeout)) {
+    // A refused connection shows in Redis at its first write (its connect does not wait).
+    return cx.reply().error(conn.timed_out() ? "IOERR error or timeout connecting to the client"
+                                             : "IOERR error or timeout writing to target instance");
+  }
+  if (!conn.write_all(req, timeout)) {
+    return cx.reply().error("IOERR error or timeout writing to target instance");
+  }
+  // Replies: AUTH's, SELECT's, then one per RESTORE. The first error is the one reported; a
+  // failed AUTH or SELECT fails every key.
+  std::string line, target_error;
+  bool read_error = false;
+  for (int k = 0; k < (auth ? 2 : 1) && !read_error; k++) {
+    if (!conn.read_line(&line, timeout)) {
+      read_error = true;
+    } else if (!line.empty() && line[0] == '-' && target_error.empty()) {
+      target_error = line.substr(1);
+    }
+  }
+  const bool setup_failed = !target_error.empty();
+  std::vector<std::string_view> dels{"DEL"};
+  for (size_t k = 0; k < sent.size() && !read_error; k++) {
+    if (!conn.read_line(&line, timeout)) {
+      read_error = true;
+      break;
+    }
+    if (setup_failed) continue;
+    if (!line.empty() && line[0] == '-') {
+      if (target_error.empty()) target_error = line.substr(1);
+      continue;
+    }
+    if (copy) continue;
+    Db::Slot slot = cx.db().find_for_write(cx.key(sent[k]));
+    if (!slot) continue;
+    cx.db().remove(slot);
+    cx.notify(kNotifyGeneric, "del", cx.arg(sent[k]));
+    dels.push_back(cx.arg(sent[k]));
+  }
+  if (dels.size() > 1) cx.propagate_as(std::span<const std::string_view>(dels));
+  if (!target_error.empty()) {
+    return cx.reply().error("ERR Target instance replied with error: " + target_error);
+  }
+  if (read_error) return cx.reply().error("IOERR error or timeout reading to target instance");
+  cx.reply().ok();
+}
+
+int migrate_getkeys(std::span<const std::string_view> args, std::vector<KeyArg>* keys) {
+  constexpr uint16_t kFlags = kKsRW | kKsAccess | kKsDelete;
+  if (args.size() > 6 && args[3].empty()) {
+    for (size_t j = 6; j < args.size(); j++) {
+      if (!equals_nocase(args[j], "keys")) continue;
+      for (size_t k = j + 1; k < args.size(); k++) keys->push_back({static_cast<int>(k), kFlags});
+      break;
+    }
+  } else if (args.size() > 3) {
+    keys->push_back({3, kFlags});
+  }
+  return static_cast<int>(keys->size());
 }
 
 // ---- Function libraries ----------------------------------------------------------------------
@@ -335,8 +483,20 @@ CommandSpec kPersistenceCommands[] = {
      .summary = "Returns a serialized representation of the value stored at a key.", .since = "2.6.0", .complexity = "O(1) to access the key and additional O(N*M) to serialize it, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1).",
      .keys = {ks(kKsRO | kKsAccess)},
      .tips = "nondeterministic_output"},
+    {.name = "migrate", .handler = cmd_migrate, .arity = -6, .flags = kWrite, .acl = kAclKeyspace | kAclDangerous, .group = "generic",
+     .summary = "Atomically transfers a key from one Redis instance to another.", .since = "2.6.0",
+     .complexity = "This command actually executes a DUMP+DEL in the source instance, and a RESTORE in the target instance. See the pages of these commands for time complexity. Also an O(N) data transfer between the two instances is performed.",
+     .keys = {ks(kKsRW | kKsAccess | kKsDelete, 3),
+              ks(kKsRW | kKsAccess | kKsDelete | kKsIncomplete, bs_keyword("KEYS", -2), fk_range(-1, 1, 0))},
+     .getkeys = migrate_getkeys,
+     .tips = "nondeterministic_output"},
     {.name = "restore", .handler = cmd_restore, .arity = -4, .flags = kWrite | kDenyOom, .acl = kAclKeyspace | kAclDangerous, .group = "generic",
      .summary = "Creates a key from the serialized representation of a value.", .since = "2.6.0", .complexity = "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).",
+     .keys = {ks(kKsOW | kKsUpdate)}},
+    // RESTORE-ASKING: RESTORE as a cluster node sends it during a slot migration; outside a
+    // cluster it is RESTORE.
+    {.name = "restore-asking", .handler = cmd_restore, .arity = -4, .flags = kWrite | kDenyOom | kAsking, .acl = kAclKeyspace | kAclDangerous, .group = "server",
+     .summary = "An internal command for migrating keys in a cluster", .since = "3.0.0", .complexity = "O(1) to create the new key and additional O(N*M) to reconstruct the serialized value, where N is the number of Redis objects composing the value and M their average size. For small string values the time complexity is thus O(1)+O(1*M) where M is small, so simply O(1). However for sorted set values the complexity is O(N*M*log(N)) because inserting values into sorted sets is O(log(N)).",
      .keys = {ks(kKsOW | kKsUpdate)}},
 };
 

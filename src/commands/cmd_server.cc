@@ -676,7 +676,7 @@ constexpr FlagName kFlagNames[] = {
     {kWrite, "write"},        {kReadOnly, "readonly"},     {kDenyOom, "denyoom"},
     {kAdmin, "admin"},        {kPubSubCmd, "pubsub"},      {kNoScript, "noscript"},
     {kBlocking, "blocking"},  {kLoading, "loading"},       {kStale, "stale"},
-    {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kFast, "fast"},
+    {kSkipMonitor, "skip_monitor"}, {kSkipSlowlog, "skip_slowlog"}, {kAsking, "asking"}, {kFast, "fast"},
     {kNoAuth, "no_auth"},     {kNoMandatoryKeys, "no_mandatory_keys"},
     {kNoAsyncLoading, "no_async_loading"}, {kNoMulti, "no_multi"},
     {kMovableKeys, "movablekeys"}, {kAllowBusy, "allow_busy"},

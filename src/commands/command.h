@@ -49,6 +49,7 @@ enum CommandFlag : uint32_t {
   // no_async_loading: shown as Redis shows it (Keel never loads asynchronously, so it only
   // documents the commands Redis refuses during an async replica load).
   kNoAsyncLoading = 1u << 21,
+  kAsking = 1u << 22,         // asking (RESTORE-ASKING: cluster-only meaning, shown as Redis shows it)
   kOkLoading = kLoading,
 };
 
