@@ -2,6 +2,8 @@
 // sit in the FUNCTION container of cmd_scripting.cc), and the hooks through which persistence/
 // reaches the function libraries of scripting/ (a sibling layer it may not include).
 #include <algorithm>
+#include <memory>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,8 @@
 #include "base/log.h"
 #include "base/numbers.h"
 #include "base/sync_conn.h"
+#include "base/util_random.h"
+#include "commands/migrate.h"
 #include "persistence/persistence.h"
 #include "persistence/aof.h"
 #include "persistence/rdb_bgsave.h"
@@ -165,13 +169,70 @@ void append_resp(std::string& out, std::initializer_list<std::string_view> args)
   }
 }
 
+// MIGRATE's connections, one per target ("host:port"), kept for 10 s after their last use and
+// at most 64 (a random one makes room), as Redis's migrate cached sockets; each remembers the db
+// it last SELECTed.
+struct MigrateConn {
+  SyncConn conn;
+  int64_t last_dbid = -1;
+  int64_t last_use_ms = 0;
+};
+constexpr size_t kMigrateCacheMax = 64;
+constexpr int64_t kMigrateCacheTtlMs = 10000;
+std::unordered_map<std::string, std::unique_ptr<MigrateConn>>& migrate_cache() {
+  static std::unordered_map<std::string, std::unique_ptr<MigrateConn>> m;
+  return m;
+}
+
+// The cached connection to host:port, or a new one (nullptr and the reply sent when it fails).
+MigrateConn* migrate_conn(CommandContext& cx, const std::string& name, int64_t timeout) {
+  auto& cache = migrate_cache();
+  if (auto it = cache.find(name); it != cache.end()) {
+    it->second->last_use_ms = cx.now_ms();
+    return it->second.get();
+  }
+  if (cache.size() >= kMigrateCacheMax) {
+    auto victim = cache.begin();
+    std::advance(victim, static_cast<std::ptrdiff_t>(random_u64() % cache.size()));
+    cache.erase(victim);
+  }
+  auto mc = std::make_unique<MigrateConn>();
+  int64_t port = 0;  // Redis reads it with atoi: not a number is port 0, which fails to connect
+  if (!parse_int64(cx.arg(2), &port)) port = 0;
+  if (!mc->conn.connect(std::string(cx.arg(1)), port, timeout)) {
+    // A refused connection shows in Redis at its first write (its connect does not wait).
+    cx.reply().error(mc->conn.timed_out() ? "IOERR error or timeout connecting to the client"
+                                          : "IOERR error or timeout writing to target instance");
+    return nullptr;
+  }
+  mc->last_use_ms = cx.now_ms();
+  return cache.emplace(name, std::move(mc)).first->second.get();
+}
+
+void append_restores(CommandContext& cx, std::string& req, std::span<const size_t> keys, bool replace) {
+  const PersistenceOptions& po = persistence_options();
+  for (size_t i : keys) {
+    const Object* o = cx.db().find(cx.key(i), Db::kNoTouch);
+    int64_t ttl = 0;
+    if (o->has_expire()) ttl = std::max<int64_t>(o->expire_ms() - cx.now_ms(), 1);
+    const IntArg ttl_arg(ttl);
+    const std::string payload = rdb_dump_payload(*o, po.rdb_version, po.rdbcompression);
+    if (replace) {
+      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload, "REPLACE"});
+    } else {
+      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload});
+    }
+  }
+}
+
 // MIGRATE host port key|"" destination-db timeout [COPY] [REPLACE] [AUTH password]
 // [AUTH2 username password] [KEYS key ...]: as Redis, synchronously (the loop waits up to
 // `timeout` ms per step): each existing key goes to the target as RESTORE key ttl <DUMP payload>
-// [REPLACE], after AUTH and SELECT; what the target acknowledged is deleted here unless COPY and
-// propagated as DEL. Checks in Redis's order: options, timeout and db, then the keys (none
-// here: +NOKEY before any connection). Keel opens a connection per call (Redis keeps one per
-// target for 10 s: INFO migrate_cached_sockets stays 0).
+// [REPLACE], after AUTH and (when the cached connection is in another db) SELECT; what the
+// target acknowledged is deleted here unless COPY and propagated as DEL. Checks in Redis's
+// order: options, timeout and db, then the keys (none here: +NOKEY before any connection). A
+// cached connection that fails before any key was taken is retried once on a new one (not
+// after a timeout).
 void cmd_migrate(CommandContext& cx) {
   bool copy = false, replace = false, auth = false;
   std::string_view user, pass;
@@ -206,80 +267,69 @@ void cmd_migrate(CommandContext& cx) {
   int64_t timeout, dbid;
   if (!cx.int_arg(5, &timeout) || !cx.int_arg(4, &dbid)) return;
   if (timeout <= 0) timeout = 1000;
-  const PersistenceOptions& po = persistence_options();
-  std::string req;
-  if (auth) {
-    if (user.empty()) {
-      append_resp(req, {"AUTH", pass});
-    } else {
-      append_resp(req, {"AUTH", user, pass});
-    }
-  }
-  append_resp(req, {"SELECT", cx.arg(4)});
-  std::vector<size_t> sent;  // argument positions of the keys sent, in order
+  std::vector<size_t> sent;  // argument positions of the keys that exist, in order
   for (size_t i = first_key; i < first_key + num_keys; i++) {
-    const Object* o = cx.db().find(cx.key(i));
-    if (o == nullptr) continue;
-    int64_t ttl = 0;
-    if (o->has_expire()) ttl = std::max<int64_t>(o->expire_ms() - cx.now_ms(), 1);
-    const IntArg ttl_arg(ttl);
-    const std::string payload = rdb_dump_payload(*o, po.rdb_version, po.rdbcompression);
-    if (replace) {
-      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload, "REPLACE"});
-    } else {
-      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload});
-    }
-    sent.push_back(i);
+    if (cx.db().find(cx.key(i)) != nullptr) sent.push_back(i);
   }
   if (sent.empty()) return cx.reply().simple("NOKEY");
 
-  SyncConn conn;
-  int64_t port = 0;  // Redis reads it with atoi: not a number is port 0, which fails to connect
-  if (!parse_int64(cx.arg(2), &port)) port = 0;
-  if (!conn.connect(std::string(cx.arg(1)), port, timeout)) {
-    // A refused connection shows in Redis at its first write (its connect does not wait).
-    return cx.reply().error(conn.timed_out() ? "IOERR error or timeout connecting to the client"
-                                             : "IOERR error or timeout writing to target instance");
-  }
-  if (!conn.write_all(req, timeout)) {
-    return cx.reply().error("IOERR error or timeout writing to target instance");
-  }
-  // Replies: AUTH's, SELECT's, then one per RESTORE. The first error is the one reported; a
-  // failed AUTH or SELECT fails every key.
-  std::string line, target_error;
-  bool read_error = false;
-  for (int k = 0; k < (auth ? 2 : 1) && !read_error; k++) {
-    if (!conn.read_line(&line, timeout)) {
-      read_error = true;
-    } else if (!line.empty() && line[0] == '-' && target_error.empty()) {
-      target_error = line.substr(1);
-    }
-  }
-  const bool setup_failed = !target_error.empty();
+  const std::string name = std::string(cx.arg(1)) + ":" + std::string(cx.arg(2));
   std::vector<std::string_view> dels{"DEL"};
-  for (size_t k = 0; k < sent.size() && !read_error; k++) {
-    if (!conn.read_line(&line, timeout)) {
-      read_error = true;
-      break;
+  for (int attempt = 0;; attempt++) {
+    MigrateConn* mc = migrate_conn(cx, name, timeout);
+    if (mc == nullptr) return;
+    std::string req;
+    if (auth) {
+      if (user.empty()) {
+        append_resp(req, {"AUTH", pass});
+      } else {
+        append_resp(req, {"AUTH", user, pass});
+      }
     }
-    if (setup_failed) continue;
-    if (!line.empty() && line[0] == '-') {
-      if (target_error.empty()) target_error = line.substr(1);
-      continue;
+    const bool select = mc->last_dbid != dbid;
+    if (select) append_resp(req, {"SELECT", cx.arg(4)});
+    append_restores(cx, req, sent, replace);
+    // Replies: AUTH's, SELECT's, then one per RESTORE. The first error is the one reported; a
+    // failed AUTH or SELECT fails every key.
+    bool write_error = !mc->conn.write_all(req, timeout), read_error = false;
+    std::string line, target_error;
+    for (int k = 0; k < int(auth) + int(select) && !write_error && !read_error; k++) {
+      if (!mc->conn.read_line(&line, timeout)) {
+        read_error = true;
+      } else if (!line.empty() && line[0] == '-') {
+        if (target_error.empty()) target_error = line.substr(1);
+      } else if (select && k == int(auth)) {
+        mc->last_dbid = dbid;
+      }
     }
-    if (copy) continue;
-    Db::Slot slot = cx.db().find_for_write(cx.key(sent[k]));
-    if (!slot) continue;
-    cx.db().remove(slot);
-    cx.notify(kNotifyGeneric, "del", cx.arg(sent[k]));
-    dels.push_back(cx.arg(sent[k]));
+    const bool setup_failed = !target_error.empty();
+    for (size_t k = 0; k < sent.size() && !write_error && !read_error; k++) {
+      if (!mc->conn.read_line(&line, timeout)) {
+        read_error = true;
+      } else if (setup_failed) {
+        continue;
+      } else if (!line.empty() && line[0] == '-') {
+        if (target_error.empty()) target_error = line.substr(1);
+      } else if (!copy) {
+        Db::Slot slot = cx.db().find_for_write(cx.key(sent[k]));
+        if (!slot) continue;
+        cx.db().remove(slot);
+        cx.notify(kNotifyGeneric, "del", cx.arg(sent[k]));
+        dels.push_back(cx.arg(sent[k]));
+      }
+    }
+    if (!target_error.empty()) mc->last_dbid = -1;  // the target's db is no longer known
+    if (write_error || read_error) {
+      const bool timed_out = mc->conn.timed_out();
+      migrate_cache().erase(name);
+      if (attempt == 0 && !timed_out && dels.size() == 1 && target_error.empty()) continue;
+    }
+    if (dels.size() > 1) cx.propagate_as(std::span<const std::string_view>(dels));
+    if (!target_error.empty()) return cx.reply().error("ERR Target instance replied with error: " + target_error);
+    if (write_error) return cx.reply().error("IOERR error or timeout writing to target instance");
+    if (read_error) return cx.reply().error("IOERR error or timeout reading to target instance");
+    return cx.reply().ok();
   }
-  if (dels.size() > 1) cx.propagate_as(std::span<const std::string_view>(dels));
-  if (!target_error.empty()) {
-    return cx.reply().error("ERR Target instance replied with error: " + target_error);
-  }
-  if (read_error) return cx.reply().error("IOERR error or timeout reading to target instance");
-  cx.reply().ok();
 }
 
 int migrate_getkeys(std::span<const std::string_view> args, std::vector<KeyArg>* keys) {
@@ -318,6 +368,15 @@ bool load_library(std::string_view code, bool replace, std::string* err) {
 void flush_libraries() { functions_for_persistence().reset(); }
 
 }  // namespace
+
+size_t migrate_cached_sockets() { return migrate_cache().size(); }
+
+void migrate_close_idle(int64_t now_ms) {
+  auto& cache = migrate_cache();
+  for (auto it = cache.begin(); it != cache.end();) {
+    it = now_ms - it->second->last_use_ms > kMigrateCacheTtlMs ? cache.erase(it) : std::next(it);
+  }
+}
 
 // FUNCTION DUMP -> the libraries as FUNCTION2 records + version + CRC64.
 void cmd_function_dump(CommandContext& cx) {

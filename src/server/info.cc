@@ -17,6 +17,7 @@
 #include "base/memory.h"
 #include "base/time.h"
 #include "base/util_random.h"
+#include "commands/migrate.h"
 #include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/cmd_memory.h"
@@ -353,8 +354,8 @@ void info_stats(std::string& out, Server& srv) {
   line(out, "pubsubshard_channels:%zu", pubsub_name_count(PubSubKind::kShard));
   line(out, "latest_fork_usec:%lld", ll(persistence_state().latest_fork_usec));
   line(out, "total_forks:%llu", ull(persistence_state().total_forks));
-  // Keel has no MIGRATE, no replica-side expiry of writable replicas' keys, no defragmenter.
-  line(out, "migrate_cached_sockets:0");
+  line(out, "migrate_cached_sockets:%zu", migrate_cached_sockets());
+  // Keel has no replica-side expiry of writable replicas' keys, no defragmenter.
   line(out, "slave_expires_tracked_keys:0");
   line(out, "active_defrag_hits:0");
   line(out, "active_defrag_misses:0");

@@ -24,6 +24,7 @@
 #include "base/memory.h"
 #include "base/numbers.h"
 #include "base/time.h"
+#include "commands/migrate.h"
 #include "commands/acl.h"
 #include "commands/blocking.h"
 #include "commands/command_table.h"
@@ -331,6 +332,7 @@ void Server::cron() {
   rdb_cron();  // the child's reports and exit, save points, a scheduled BGSAVE
   aof_cron();  // a scheduled or automatic rewrite, a postponed write, a retry after an error
   replication_cron();
+  migrate_close_idle(g_clock.now_ms);
   // The instantaneous_* figures over the last 16 samples of 100 ms.
   const int64_t ms = g_clock.now_ms;
   if (ms - stats_.last_sample_ms >= 100) {

@@ -73,6 +73,28 @@ start_server {tags {migrate}} {
             assert_equal OK [r -1 migrate 127.0.0.1 $tport "" 0 1000 auth pw replace keys s]
             assert_equal m [r smembers s]
             assert_equal 0 [r -1 dbsize]
+        }
+
+        test "MIGRATE keeps its connection: SELECT only when the db changes, a killed one is replaced" {
+            r -1 flushall
+            r flushall
+            r -1 mset c1 1 c2 2 c3 3
+            assert_equal OK [r -1 migrate 127.0.0.1 $tport c1 5 1000 auth pw]
+            assert_equal 1 [server_info migrate_cached_sockets -1]
+            assert_equal OK [r -1 migrate 127.0.0.1 $tport c2 6 1000 auth pw]
+            assert_equal 1 [server_info migrate_cached_sockets -1]
+            r select 5
+            assert_equal 1 [r get c1]
+            r select 6
+            assert_equal 2 [r get c2]
+            r select 0
+            # The target closes the cached connection: the next MIGRATE retries on a new one.
+            r client kill type normal skipme yes
+            assert_equal OK [r -1 migrate 127.0.0.1 $tport c3 6 1000 auth pw]
+            r select 6
+            assert_equal 3 [r get c3]
+            r select 0
+            assert_equal 0 [r -1 dbsize]
             r config set requirepass ""  ;# the harness shuts the server down on a new connection
         }
     }
