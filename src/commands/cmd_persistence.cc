@@ -156,19 +156,6 @@ void cmd_restore(CommandContext& cx) {
 
 // ---- MIGRATE ------------------------------------------------------------------------------------
 
-void append_resp(std::string& out, std::initializer_list<std::string_view> args) {
-  out += '*';
-  out += std::to_string(args.size());
-  out += "\r\n";
-  for (std::string_view a : args) {
-    out += '$';
-    out += std::to_string(a.size());
-    out += "\r\n";
-    out.append(a);
-    out += "\r\n";
-  }
-}
-
 // MIGRATE's connections, one per target ("host:port"), kept for 10 s after their last use and
 // at most 64 (a random one makes room), as Redis's migrate cached sockets; each remembers the db
 // it last SELECTed.
@@ -209,7 +196,7 @@ MigrateConn* migrate_conn(CommandContext& cx, const std::string& name, int64_t t
   return cache.emplace(name, std::move(mc)).first->second.get();
 }
 
-void append_restores(CommandContext& cx, std::string& req, std::span<const size_t> keys, bool replace) {
+void append_restores(CommandContext& cx, Buffer& req, std::span<const size_t> keys, bool replace) {
   const PersistenceOptions& po = persistence_options();
   for (size_t i : keys) {
     const Object* o = cx.db().find(cx.key(i), Db::kNoTouch);
@@ -218,9 +205,9 @@ void append_restores(CommandContext& cx, std::string& req, std::span<const size_
     const IntArg ttl_arg(ttl);
     const std::string payload = rdb_dump_payload(*o, po.rdb_version, po.rdbcompression);
     if (replace) {
-      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload, "REPLACE"});
+      resp_append_command(req, {"RESTORE", cx.arg(i), ttl_arg, payload, "REPLACE"});
     } else {
-      append_resp(req, {"RESTORE", cx.arg(i), ttl_arg, payload});
+      resp_append_command(req, {"RESTORE", cx.arg(i), ttl_arg, payload});
     }
   }
 }
@@ -278,20 +265,20 @@ void cmd_migrate(CommandContext& cx) {
   for (int attempt = 0;; attempt++) {
     MigrateConn* mc = migrate_conn(cx, name, timeout);
     if (mc == nullptr) return;
-    std::string req;
+    Buffer req;
     if (auth) {
       if (user.empty()) {
-        append_resp(req, {"AUTH", pass});
+        resp_append_command(req, {"AUTH", pass});
       } else {
-        append_resp(req, {"AUTH", user, pass});
+        resp_append_command(req, {"AUTH", user, pass});
       }
     }
     const bool select = mc->last_dbid != dbid;
-    if (select) append_resp(req, {"SELECT", cx.arg(4)});
+    if (select) resp_append_command(req, {"SELECT", cx.arg(4)});
     append_restores(cx, req, sent, replace);
     // Replies: AUTH's, SELECT's, then one per RESTORE. The first error is the one reported; a
     // failed AUTH or SELECT fails every key.
-    bool write_error = !mc->conn.write_all(req, timeout), read_error = false;
+    bool write_error = !mc->conn.write_all(std::string_view(req.data(), req.size()), timeout), read_error = false;
     std::string line, target_error;
     for (int k = 0; k < int(auth) + int(select) && !write_error && !read_error; k++) {
       if (!mc->conn.read_line(&line, timeout)) {

@@ -278,8 +278,10 @@ char* put_header(char* p, char c, size_t n) {
   return p;
 }
 
+}  // namespace
+
 // One reservation for the whole command (headers are at most 23 bytes each).
-void append_array(Buffer& out, std::span<const std::string_view> argv) {
+void resp_append_command(Buffer& out, std::span<const std::string_view> argv) {
   size_t need = 23;
   for (std::string_view a : argv) need += a.size() + 25;
   char* const start = out.reserve_tail(need);
@@ -293,18 +295,17 @@ void append_array(Buffer& out, std::span<const std::string_view> argv) {
   }
   out.commit(static_cast<size_t>(p - start));
 }
-}  // namespace
 
 void StreamEncoder::select_slow(Buffer& out, int dbid) {
   const IntArg n(dbid);
   const std::string_view cmd[] = {"SELECT", n.view()};
-  append_array(out, cmd);
+  resp_append_command(out, cmd);
   db_ = dbid;
 }
 
 void StreamEncoder::append(Buffer& out, int dbid, std::span<const std::string_view> argv) {
   select(out, dbid);
-  append_array(out, argv);
+  resp_append_command(out, argv);
 }
 
 IntArg::IntArg(int64_t v) { len = static_cast<size_t>(std::to_chars(buf, buf + sizeof(buf), v).ptr - buf); }

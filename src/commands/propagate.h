@@ -124,6 +124,12 @@ class StreamEncoder {
   int db_ = -1;
 };
 
+// argv as one RESP array of bulk strings (a command as a client sends it), appended to out.
+void resp_append_command(Buffer& out, std::span<const std::string_view> argv);
+inline void resp_append_command(Buffer& out, std::initializer_list<std::string_view> argv) {
+  resp_append_command(out, std::span<const std::string_view>(argv.begin(), argv.size()));
+}
+
 // An integer as argument text without allocating (PEXPIREAT's absolute time, counts).
 struct IntArg {
   explicit IntArg(int64_t v);

@@ -1499,11 +1499,8 @@ void hook_wait(Session& s, int64_t want, int64_t timeout_ms, ReplyWriter& w) {
   // Ask the replicas for their offsets now rather than waiting for their next ACK; not while
   // paused (as Redis: the stream does not move during a pause; their own ACKs answer).
   if (g_pause.type != PauseType::kNone) return;
-  static const std::string_view getack[] = {"REPLCONF", "GETACK", "*"};
-  g_scratch.clear();
-  g_scratch.append("*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n");
-  (void)getack;
-  feed_raw(g_scratch.data(), g_scratch.size());
+  static constexpr std::string_view kGetack = "*3\r\n$8\r\nREPLCONF\r\n$6\r\nGETACK\r\n$1\r\n*\r\n";
+  feed_raw(kGetack.data(), kGetack.size());
   g_flush_now = true;  // the GETACK and the writes it follows leave in this iteration
 }
 
