@@ -127,8 +127,11 @@ size_t backlog_cap(const ReplOptions& o) {
 void refresh_backlog_cap(const ReplOptions& o) {
   if (g_backlog.active) g_backlog.ring.set_limit(backlog_cap(o));
 }
-bool g_applying_master = false;
-bool g_is_replica = false;  // REPLICAOF host port in effect  // the master's stream is being applied: not re-encoded
+bool g_applying_master = false;  // the master's stream is being applied: not re-encoded
+bool g_is_replica = false;       // REPLICAOF host port in effect
+// The master's last PING to its replicas; the period counts from start-up or promotion too, so a
+// master PINGs every repl-ping-replica-period seconds from then on (as Redis's cron-loop modulo)
+// and never at once when its first replica comes online.
 int64_t g_last_ping_ms = 0;
 // End of the last command written to the stream (not PINGs nor GETACKs): what WAIT waits for
 // (Redis uses the client's own last write offset; every earlier write is before this one).
@@ -1440,6 +1443,7 @@ void promote_to_master() {
   set_replica_mode(false);
   set_replicaof_option("", 0);
   g_no_replicas_since_ms = mstime();  // the backlog TTL starts now (as Redis)
+  g_last_ping_ms = g_no_replicas_since_ms;
   drop_replica_clients();
   g_enc.reset();
   LOG_NOTICE("Setting secondary replication ID to %s, valid up to offset: %lld. New replication ID is %s",
@@ -1725,6 +1729,7 @@ void replication_init() {
 }
 
 void replication_start() {
+  g_last_ping_ms = mstime();
   const ReplOptions& o = repl_options();
   if (!o.replicaof_host.empty()) start_link(o.replicaof_host, static_cast<int>(o.replicaof_port));
 }
