@@ -893,14 +893,11 @@ void link_send(std::string data) {
   if (rc != 0) delete w;
 }
 
+// The link's commands to the master, encoded as the change stream encodes them.
 std::string resp_command(std::initializer_list<std::string_view> args) {
-  std::string s = "*" + std::to_string(args.size()) + "\r\n";
-  for (std::string_view a : args) {
-    s += "$" + std::to_string(a.size()) + "\r\n";
-    s.append(a);
-    s += "\r\n";
-  }
-  return s;
+  Buffer b;
+  resp_append_command(b, args);
+  return std::string(b.view());
 }
 
 void send_ack() {
@@ -1095,6 +1092,19 @@ void transfer_done() {
   send_ack();
 }
 
+// While the master's commands run, nothing they change is encoded again (this server streams
+// the master's bytes), and they see every key as alive (Redis's lookupKey for the master
+// client): the master sends the DEL when it expires one. Set once per parsed batch, restored on
+// every way out.
+struct ApplyingMaster {
+  bool was_loading = g_clock.loading;
+  ApplyingMaster() { g_applying_master = g_clock.loading = true; }
+  ~ApplyingMaster() {
+    g_applying_master = false;
+    g_clock.loading = was_loading;
+  }
+};
+
 // The master's stream as a client's pipeline is run (Client::process_input): the complete
 // commands of what arrived are parsed as one batch, their keys prefetched, then executed; each
 // command's bytes go on to this server's own backlog and replicas as they were received.
@@ -1114,22 +1124,18 @@ void apply_stream() {
     const RequestParser::Result r =
         parse_batch(g_link.parser, in.data(), in.size(), pos, true, kMaxBatch, false, batch, args);
     if (!batch.empty()) prefetch_batch(*g_link.session.db, batch, args, hashes);
-    for (const Client::BatchCmd& b : batch) {
-      w.reset(&discard, 2);
-      g_applying_master = true;
-      // The master's commands see every key as alive (Redis's lookupKey for the master
-      // client): the master sends the DEL when it expires one.
-      const bool was_loading = g_clock.loading;
-      g_clock.loading = true;
-      (void)execute_command(g_link.session, std::span<const std::string_view>(&args[b.first_arg], b.argc),
-                            &hashes[b.first_arg], w, server(), b.spec, 0);
-      g_clock.loading = was_loading;
-      g_applying_master = false;
-      discard.clear();
-      feed_raw(in.data() + from, b.end - from);
-      from = b.end;
-      g_last_write_off = g_master_off;
-      if (g_link.state != LinkState::kConnected) return;  // the command dropped the link
+    {
+      const ApplyingMaster applying;
+      for (const Client::BatchCmd& b : batch) {
+        w.reset(&discard, 2);
+        (void)execute_command(g_link.session, std::span<const std::string_view>(&args[b.first_arg], b.argc),
+                              &hashes[b.first_arg], w, server(), b.spec, 0);
+        discard.clear();
+        feed_raw(in.data() + from, b.end - from);
+        from = b.end;
+        g_last_write_off = g_master_off;
+        if (g_link.state != LinkState::kConnected) return;  // the command dropped the link
+      }
     }
     if (r == RequestParser::Result::kError) {
       LOG_WARNING("Protocol error from MASTER: %s", std::string(g_link.parser.error()).c_str());
