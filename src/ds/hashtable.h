@@ -101,6 +101,21 @@ inline constexpr auto kPopcount7 = [] {
 }();
 inline unsigned popcount7(unsigned m) { return kPopcount7.v[m & 0x7f]; }
 
+// The slot of the k-th entry (k from 0) of a bucket whose meta bits 0..6 are m: a table lookup
+// instead of clearing k low bits one by one (eviction picks a few per evicted key).
+inline constexpr auto kNthSlot = [] {
+  struct T {
+    uint8_t v[128][8];
+  } t{};
+  for (unsigned m = 0; m < 128; m++) {
+    unsigned k = 0;
+    for (unsigned slot = 0; slot < 7; slot++) {
+      if (m & (1u << slot)) t.v[m][k++] = static_cast<uint8_t>(slot);
+    }
+  }
+  return t;
+}();
+
 // One step of the published splitmix64 generator: turns the caller's random word into a stream.
 inline uint64_t splitmix(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -382,16 +397,13 @@ class HashTable {
     if (size_ == 0) return nullptr;
     uint64_t state = rnd;
     const size_t total = live_buckets();
-    // Rejection sampling: pick a bucket uniformly, accept it with probability count/7, then pick
-    // one of its entries uniformly: P(entry) = 1 / (7 * buckets) for chains of up to 7 entries.
+    // Rejection sampling: pick a bucket uniformly, then one of its 7 slot positions (pick_rank):
+    // P(entry) = 1 / (7 * buckets) for chains of up to 7 entries.
+    const LiveView live = live_view();
     for (int attempt = 0; attempt < 64; ++attempt) {
-      const uint64_t r = ht_detail::splitmix(state);
-      const Bucket* b = live_bucket(ht_detail::below(r, total));
-      const unsigned count = chain_count(b);
-      if (count == 0) continue;
-      const uint64_t r2 = ht_detail::splitmix(state);
-      if (count < ht_detail::kSlots && ht_detail::below(r2, ht_detail::kSlots) >= count) continue;
-      return nth_in_chain(b, ht_detail::below(ht_detail::splitmix(state), count));
+      const Bucket* b = live.at(ht_detail::below(ht_detail::splitmix(state), total));
+      const int rank = pick_rank(b, state);
+      if (rank >= 0) return nth_in_chain(b, static_cast<unsigned>(rank));
     }
     // Very sparse table: walk from a random bucket to the next non-empty one.
     size_t k = ht_detail::below(ht_detail::splitmix(state), total);
@@ -439,15 +451,16 @@ class HashTable {
     // About half the candidates are accepted in a well-filled table: draw twice as many.
     const size_t batch = std::min(kBatch, 2 * n);
     const bool piped = ahead != nullptr && ahead->total == total && ahead->m == batch;
+    const LiveView live = live_view();
     size_t got = 0;
     for (int round = 0; round < 8 && got < n; ++round) {
       const size_t m = std::min(kBatch, 2 * (n - got));
       const Bucket* cand[kBatch];
       if (round == 0 && piped) {
-        for (size_t i = 0; i < m; ++i) cand[i] = live_bucket(ahead->next[i]);
+        for (size_t i = 0; i < m; ++i) cand[i] = live.at(ahead->next[i]);
       } else {
         for (size_t i = 0; i < m; ++i) {
-          cand[i] = live_bucket(ht_detail::below(ht_detail::splitmix(state), total));
+          cand[i] = live.at(ht_detail::below(ht_detail::splitmix(state), total));
           __builtin_prefetch(cand[i]);
         }
       }
@@ -465,10 +478,10 @@ class HashTable {
       }
       for (size_t i = 0; i < batch; ++i) {
         ahead->next[i] = ahead->after[i];
-        const Bucket* head = live_bucket(ahead->next[i]);  // prefetched by the previous call
+        const Bucket* head = live.at(ahead->next[i]);  // prefetched by the previous call
         if (head->chained()) __builtin_prefetch(head->child());
         ahead->after[i] = ht_detail::below(ht_detail::splitmix(state), total);
-        __builtin_prefetch(live_bucket(ahead->after[i]));
+        __builtin_prefetch(live.at(ahead->after[i]));
       }
     }
     return got;
@@ -477,9 +490,17 @@ class HashTable {
   // The buckets that hold entries, numbered 0 .. live_buckets()-1: while rehashing, the old
   // table's not yet moved ones, then the new table's.
   size_t live_buckets() const { return resizing() ? t_[0].n - rehash_idx_ + t_[1].n : t_[0].n; }
-  const Bucket* live_bucket(size_t k) const {
-    const size_t n0 = resizing() ? t_[0].n - rehash_idx_ : t_[0].n;
-    return k < n0 ? &t_[0].b[(resizing() ? rehash_idx_ : 0) + k] : &t_[1].b[k - n0];
+  const Bucket* live_bucket(size_t k) const { return live_view().at(k); }
+  // live_bucket's numbering resolved once, for callers that draw many buckets.
+  struct LiveView {
+    const Bucket* b0;  // the old (or only) table's first live bucket
+    size_t n0;         // its live buckets
+    const Bucket* b1;  // the new table's buckets while resizing
+    const Bucket* at(size_t k) const { return k < n0 ? b0 + k : b1 + (k - n0); }
+  };
+  LiveView live_view() const {
+    if (!resizing()) return {t_[0].b, t_[0].n, nullptr};
+    return {t_[0].b + rehash_idx_, t_[0].n - rehash_idx_, t_[1].b};
   }
 
   // True from the start of a resize until the old table is gone.
@@ -631,24 +652,21 @@ class HashTable {
   }
 
   // One uniform draw's decision for bucket b (random_entry's rule): the position in b's chain
-  // of the entry picked, or -1 when the draw is rejected (empty, or a partly filled bucket
-  // accepted with probability count/7).
+  // of the entry picked, or -1 when the draw is rejected. One random position among
+  // max(count, 7): a partly filled bucket is accepted with probability count/7, and then each
+  // of its entries is equally likely.
   static int pick_rank(const Bucket* b, uint64_t& state) {
     const unsigned count = chain_count(b);
     if (count == 0) return -1;
-    const uint64_t r2 = ht_detail::splitmix(state);
-    if (count < ht_detail::kSlots && ht_detail::below(r2, ht_detail::kSlots) >= count) return -1;
-    return static_cast<int>(ht_detail::below(ht_detail::splitmix(state), count));
+    const uint64_t pos = ht_detail::below(ht_detail::splitmix(state), std::max(count, unsigned{ht_detail::kSlots}));
+    return pos < count ? static_cast<int>(pos) : -1;
   }
 
   static Entry nth_in_chain(const Bucket* b, unsigned k) {
     for (;;) {
       unsigned m = b->used();
       const unsigned c = ht_detail::popcount7(m);
-      if (k < c) {
-        for (; k > 0; --k) m &= m - 1;
-        return static_cast<Entry>(b->slots[std::countr_zero(m)]);
-      }
+      if (k < c) return static_cast<Entry>(b->slots[ht_detail::kNthSlot.v[m][k]]);
       k -= c;
       b = b->child();
     }

@@ -179,9 +179,10 @@ bool evict_one(bool lazy) {
   }
   Pool& p = pool();
   const size_t want = static_cast<size_t>(std::clamp<int64_t>(g_options.samples, 1, 64));
+  const int dbs = ks.count();
   for (;;) {
     size_t total = 0;
-    for (int i = 0; i < ks.count(); i++) {
+    for (int i = 0; i < dbs; i++) {
       Db& db = ks.db(i);
       const size_t keys = volatile_only ? db.expires_count() : db.size();
       if (keys == 0) continue;
