@@ -242,17 +242,22 @@ bool eviction_pending() { return g_pending; }
 uint32_t lfu_decayed_counter(const Object* o) {
   const uint32_t v = o->lru();
   uint32_t counter = v & 255;
-  const uint32_t periods =
-      g_options.lfu_decay_time > 0 ? lfu_elapsed((v >> 8) & 65535) / static_cast<uint32_t>(g_options.lfu_decay_time) : 0;
-  if (periods) counter = periods > counter ? 0 : counter - periods;
-  return counter;
+  if (g_options.lfu_decay_time <= 0) return counter;
+  // Touched within the present minute (the common case for a sampled or accessed key): no
+  // decay and no division.
+  const uint32_t elapsed = lfu_elapsed((v >> 8) & 65535);
+  if (elapsed == 0) return counter;
+  const uint32_t periods = elapsed / static_cast<uint32_t>(g_options.lfu_decay_time);
+  return periods > counter ? 0 : counter - periods;
 }
 
 void Db::lfu_touch(Object* o) {
   uint32_t counter = lfu_decayed_counter(o);
   // Redis's LFULogIncr: the higher the counter, the less likely an access raises it.
-  if (counter < 255) {
-    const double base = counter > kLfuInitVal ? static_cast<double>(counter - kLfuInitVal) : 0.0;
+  if (counter <= kLfuInitVal) {
+    counter++;  // p = 1 below: any draw in [0, 1) raises it, so none is made
+  } else if (counter < 255) {
+    const double base = static_cast<double>(counter - kLfuInitVal);
     const double p = 1.0 / (base * static_cast<double>(g_options.lfu_log_factor) + 1.0);
     if (random_double() < p) counter++;
   }
