@@ -415,30 +415,33 @@ class HashTable {
     }
   }
 
-  // n entries drawn as random_entry draws one (each uniform, independently), with the bucket
-  // loads of a round issued together: up to 16 candidate buckets are prefetched before any is
-  // read, so their cache misses overlap (eviction samples are bound by them). Returns n, or 0
-  // when the table is empty.
+  // n entries for eviction's pool, read as one stream over calls: buckets drawn uniformly,
+  // each bucket's chain read whole, and a call that needs fewer entries than the last bucket
+  // holds leaves the rest of it to the next call (`ahead` keeps the place). So every entry is
+  // as likely as any other to be sampled (its bucket is drawn with probability 1/buckets and
+  // all of the bucket is read, over one or two calls), while a call reads 2-3 bucket lines
+  // instead of the ~10 that independent rejection-sampled draws (random_entry's) need at usual
+  // fills: at a memory ceiling every command evicts a key, and those lines were its main cost.
+  // The keys of one bucket were hashed there, so they are no more alike in age or use than any
+  // others. A bucket is not read twice in one call. Returns min(n, size()).
   // A request for at least every entry of a small table returns each entry once (a walk of at
-  // most kWalkAll buckets): drawn with replacement, 12 draws over 12 keys would miss about a
-  // third of them, and a pool policy asked to look at every key would not.
+  // most kWalkAll buckets): a pool policy asked to look at every key does so.
   //
-  // With `ahead` (kept by the caller between calls), a caller that samples once per command
-  // (eviction: one call per evicted key, with a command between two calls, long enough for
-  // loads to arrive) finds the first round's buckets in cache: each call draws the buckets of
-  // the call after next and prefetches them, and prefetches the overflow buckets of the next
-  // call's chained heads (prefetched by the call before). Each draw is the same uniform draw
-  // as without `ahead`, made a command or two earlier. A resize (the numbering changed) or
-  // another n starts again.
+  // `ahead` (kept by the caller between calls, one per table) also holds the bucket numbers of
+  // the calls to come, drawn kDepth ahead and prefetched when drawn, a command or more before
+  // they are read; the overflow buckets of chained heads are prefetched a call ahead. A resize
+  // (the numbering changed) starts again.
   struct SampleAhead {
-    static constexpr size_t kMax = 16;
-    size_t total = 0;    // live_buckets() when drawn
-    size_t m = 0;        // draws per stage
-    size_t next[kMax];   // this call's first round: heads and their overflow buckets prefetched
-    size_t after[kMax];  // the next call's: heads prefetched
+    static constexpr size_t kDepth = 8;  // a call uses 2-3 buckets at usual fills
+    size_t total = 0;                    // live_buckets() when drawn
+    size_t n = 0;                        // queued, oldest first
+    size_t q[kDepth];
+    bool has_rest = false;  // the last call left entries of bucket rest_bucket unread
+    size_t rest_bucket = 0;
+    unsigned rest_pos = 0;  // the first unread position in its chain
   };
-  size_t random_entries(uint64_t rnd, Entry* out, size_t n, SampleAhead* ahead = nullptr) const {
-    if (size_ == 0) return 0;
+  size_t random_entries(uint64_t rnd, Entry* out, size_t n, SampleAhead& a) const {
+    if (size_ == 0 || n == 0) return 0;
     uint64_t state = rnd;
     const size_t total = live_buckets();
     constexpr size_t kWalkAll = 64;
@@ -447,42 +450,57 @@ class HashTable {
       for_each([&](Entry e) { out[got++] = e; });
       return got;
     }
-    constexpr size_t kBatch = SampleAhead::kMax;
-    // About half the candidates are accepted in a well-filled table: draw twice as many.
-    const size_t batch = std::min(kBatch, 2 * n);
-    const bool piped = ahead != nullptr && ahead->total == total && ahead->m == batch;
+    if (n > size_) n = size_;
+    if (a.total != total) {
+      a.total = total;
+      a.n = 0;
+      a.has_rest = false;
+    }
     const LiveView live = live_view();
     size_t got = 0;
-    for (int round = 0; round < 8 && got < n; ++round) {
-      const size_t m = std::min(kBatch, 2 * (n - got));
-      const Bucket* cand[kBatch];
-      if (round == 0 && piped) {
-        for (size_t i = 0; i < m; ++i) cand[i] = live.at(ahead->next[i]);
-      } else {
-        for (size_t i = 0; i < m; ++i) {
-          cand[i] = live.at(ht_detail::below(ht_detail::splitmix(state), total));
-          __builtin_prefetch(cand[i]);
-        }
-      }
-      for (size_t i = 0; i < m && got < n; ++i) {
-        const int rank = pick_rank(cand[i], state);
-        if (rank >= 0) out[got++] = nth_in_chain(cand[i], static_cast<unsigned>(rank));
+    size_t used = 0;  // queued buckets consumed
+    constexpr size_t kTaken = 16;
+    size_t taken[kTaken];
+    size_t ntaken = 0;
+    auto read = [&](size_t k, unsigned from) {
+      if (ntaken < kTaken) taken[ntaken++] = k;
+      const Bucket* b = live.at(k);
+      const unsigned count = chain_count(b);
+      const unsigned end = take_chain(b, from, count, out, got, n);
+      a.has_rest = end < count;
+      a.rest_bucket = k;
+      a.rest_pos = end;
+    };
+    if (a.has_rest) read(a.rest_bucket, a.rest_pos);
+    for (int misses = 0; got < n && misses < 64;) {
+      const size_t k = used < a.n ? a.q[used++] : ht_detail::below(ht_detail::splitmix(state), total);
+      bool again = false;
+      for (size_t i = 0; i < ntaken; i++) again |= taken[i] == k;
+      const size_t before = got;
+      if (!again && live.at(k)->meta != 0) read(k, 0);  // meta 0: no entry and no chain
+      if (got == before) misses++;
+    }
+    // A very sparse table: one walk over the buckets from a random one.
+    if (got < n) {
+      size_t k = ht_detail::below(ht_detail::splitmix(state), total);
+      for (size_t step = 0; step < total && got < n; step++, k = (k + 1 == total) ? 0 : k + 1) {
+        bool again = false;
+        for (size_t i = 0; i < ntaken; i++) again |= taken[i] == k;
+        if (!again && live.at(k)->meta != 0) read(k, 0);
       }
     }
-    while (got < n) out[got++] = random_entry(ht_detail::splitmix(state));  // a sparse table
-    if (ahead != nullptr) {
-      if (!piped) {
-        ahead->total = total;
-        ahead->m = batch;
-        for (size_t i = 0; i < batch; ++i) ahead->after[i] = ht_detail::below(ht_detail::splitmix(state), total);
-      }
-      for (size_t i = 0; i < batch; ++i) {
-        ahead->next[i] = ahead->after[i];
-        const Bucket* head = live.at(ahead->next[i]);  // prefetched by the previous call
-        if (head->chained()) __builtin_prefetch(head->child());
-        ahead->after[i] = ht_detail::below(ht_detail::splitmix(state), total);
-        __builtin_prefetch(live.at(ahead->after[i]));
-      }
+    // The buckets still queued were prefetched by an earlier call: their chains' next buckets
+    // can be asked for now. New draws refill the queue, prefetched.
+    a.n -= used;
+    for (size_t i = 0; i < a.n; i++) {
+      a.q[i] = a.q[i + used];
+      const Bucket* head = live.at(a.q[i]);
+      if (head->chained()) __builtin_prefetch(head->child());
+    }
+    while (a.n < SampleAhead::kDepth) {
+      const size_t k = ht_detail::below(ht_detail::splitmix(state), total);
+      a.q[a.n++] = k;
+      __builtin_prefetch(live.at(k));
     }
     return got;
   }
@@ -670,6 +688,22 @@ class HashTable {
       k -= c;
       b = b->child();
     }
+  }
+
+  // random_entries' step: appends the entries at positions [from, count) of b's chain (count
+  // entries) to out while got < n; returns the position after the last one taken.
+  static unsigned take_chain(const Bucket* b, unsigned from, unsigned count, Entry* out, size_t& got, size_t n) {
+    unsigned pos = 0;  // the chain position of b's first entry
+    for (; b != nullptr && got < n; b = b->child()) {
+      const unsigned m = b->used();
+      const unsigned c = ht_detail::popcount7(m);
+      for (unsigned j = from > pos ? from - pos : 0; j < c && got < n; j++) {
+        out[got++] = static_cast<Entry>(b->slots[ht_detail::kNthSlot.v[m][j]]);
+        from = pos + j + 1;
+      }
+      pos += c;
+    }
+    return std::min(from, count);
   }
 
   // Frees c, the empty last bucket of its chain, whose parent is b; b's link slot becomes an

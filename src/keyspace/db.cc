@@ -72,12 +72,14 @@ void Db::expire_now(Slot& slot) {
 size_t Db::sample(bool volatile_only, Object** out, size_t n) const {
   const ObjectTable& t = volatile_only ? expires_ : keys_;
   if (t.empty()) return 0;
-  // Uniformly random keys. Redis draws its pool policies' samples from consecutive buckets
-  // (dictGetSomeKeys); a walk like that over Keel's 7-slot buckets (one random entry per
-  // bucket) was cheaper but measured a lower hit rate (utils/bench/evict.py's Zipf cache at
-  // 1M keys: LRU 0.7569 vs 0.7589, LFU 0.7850 vs 0.7902; Redis 0.7628 / 0.7906).
+  // Each key as likely as any other: whole buckets drawn at random, read as one stream over
+  // the calls (HashTable::random_entries). Redis draws its pool policies' samples from
+  // consecutive buckets (dictGetSomeKeys); a walk like that over Keel's 7-slot buckets taking
+  // one random entry per bucket favours the keys of sparse buckets and measured a lower hit
+  // rate (utils/bench/evict.py's Zipf cache at 1M keys: LRU 0.7569 vs 0.7589, LFU 0.7850 vs
+  // 0.7902; Redis 0.7628 / 0.7906).
   if (n > t.size()) n = t.size();
-  n = t.random_entries(random_u64(), out, n, &sample_ahead_[volatile_only ? 1 : 0]);
+  n = t.random_entries(random_u64(), out, n, sample_ahead_[volatile_only ? 1 : 0]);
   for (size_t i = 0; i < n; i++) __builtin_prefetch(out[i]);  // the caller reads their LRU fields
   return n;
 }

@@ -330,8 +330,8 @@ class Db {
   int id_;
   ObjectTable keys_;
   ObjectTable expires_;
-  // sample()'s buckets drawn ahead for its next call (keys_, expires_): eviction samples once
-  // per evicted key, and finds them in cache (HashTable::random_entries).
+  // sample()'s place in its stream of buckets and the buckets drawn ahead (keys_, expires_):
+  // eviction samples once per evicted key, and finds them in cache (HashTable::random_entries).
   mutable ObjectTable::SampleAhead sample_ahead_[2];
   KeySizes hist_;
   uint64_t epoch_ = 0;  // bumped by every probe/mutation that may move table positions

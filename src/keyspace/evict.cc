@@ -75,9 +75,13 @@ struct Pool {
       // block reused for another key: only then do the names differ.
       if (c[i].obj == o && c[i].db == db && names[c[i].buf].view() == o->key()) return;  // already in
     }
-    // k: the first slot whose score is higher (the new candidate goes just before it).
+    // k: the first slot whose score is higher: the new candidate goes after those it ties
+    // with, so among equal scores the one sampled last is picked first. Its bucket and object
+    // were just read by the sampling, while an older tie's have left the cache by the time it
+    // is picked (at a ceiling most candidates tie: the LRU clock counts seconds, and under LFU
+    // the new keys all start at LFU_INIT_VAL).
     size_t k = 0;
-    while (k < n && c[k].score < score) k++;
+    while (k < n && c[k].score <= score) k++;
     uint32_t buf;
     if (n < kPoolSize) {
       // Shift the higher ones right; the unused slot at the end lends its buffer.

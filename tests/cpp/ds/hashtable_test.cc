@@ -673,14 +673,15 @@ TEST(HashTable, ScanExactlyOnceWhenStable) {
 TEST(HashTable, RandomEntriesFairInBatches) {
   Pool pool;
   Table t;
+  Table::SampleAhead ahead;
   Item* out[16];
-  EXPECT_EQ(t.random_entries(1, out, 5), 0u);
+  EXPECT_EQ(t.random_entries(1, out, 5, ahead), 0u);
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
   std::unordered_map<std::string, int> hits;
   std::mt19937_64 rng(5);
   constexpr int kDraws = 4000;
   for (int d = 0; d < kDraws; ++d) {
-    ASSERT_EQ(t.random_entries(rng(), out, 5), 5u);
+    ASSERT_EQ(t.random_entries(rng(), out, 5, ahead), 5u);
     for (int k = 0; k < 5; ++k) ++hits[out[k]->key];
   }
   EXPECT_EQ(hits.size(), 20u);
@@ -694,7 +695,7 @@ TEST(HashTable, RandomEntriesFairInBatches) {
   std::unordered_set<std::string> all = keys_of(t);
   std::unordered_set<std::string> sampled;
   for (int d = 0; d < 20000; ++d) {
-    ASSERT_EQ(t.random_entries(rng(), out, 16), 16u);
+    ASSERT_EQ(t.random_entries(rng(), out, 16, ahead), 16u);
     for (Item* e : out) {
       ASSERT_TRUE(all.count(e->key));
       sampled.insert(e->key);
@@ -717,7 +718,7 @@ TEST(HashTable, RandomEntriesAheadFairAndCurrent) {
   std::mt19937_64 rng(11);
   constexpr int kCalls = 80000;  // 400,000 draws: 200 per key expected
   for (int d = 0; d < kCalls; ++d) {
-    ASSERT_EQ(t.random_entries(rng(), out, 5, &ahead), 5u);
+    ASSERT_EQ(t.random_entries(rng(), out, 5, ahead), 5u);
     for (int k = 0; k < 5; ++k) ++hits[out[k]->key];
   }
   EXPECT_EQ(hits.size(), static_cast<size_t>(kKeys));
@@ -737,7 +738,7 @@ TEST(HashTable, RandomEntriesAheadFairAndCurrent) {
       ASSERT_TRUE(t.insert(pool.make(key)));
       live.insert(key);
     }
-    const size_t got = t.random_entries(rng(), out, 5, &ahead);
+    const size_t got = t.random_entries(rng(), out, 5, ahead);
     ASSERT_EQ(got, 5u);
     for (size_t k = 0; k < got; ++k) ASSERT_TRUE(live.count(out[k]->key)) << out[k]->key;
   }
@@ -749,16 +750,17 @@ TEST(HashTable, RandomEntriesAheadFairAndCurrent) {
 TEST(HashTable, RandomEntriesOfASmallTableAreAllItsEntries) {
   Pool pool;
   Table t;
+  Table::SampleAhead ahead;
   Item* out[64];
   for (int i = 0; i < 12; ++i) ASSERT_TRUE(t.insert(pool.make(key_of(i))));
   for (size_t n : {12u, 13u, 64u}) {
-    ASSERT_EQ(t.random_entries(7, out, n), 12u);
+    ASSERT_EQ(t.random_entries(7, out, n, ahead), 12u);
     std::unordered_set<std::string> seen;
     for (size_t k = 0; k < 12; ++k) seen.insert(out[k]->key);
     EXPECT_EQ(seen, keys_of(t));
   }
   // Fewer than the table holds: still n draws.
-  EXPECT_EQ(t.random_entries(7, out, 5), 5u);
+  EXPECT_EQ(t.random_entries(7, out, 5, ahead), 5u);
 }
 
 TEST(HashTable, RandomEntry) {
