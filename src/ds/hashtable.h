@@ -471,24 +471,23 @@ class HashTable {
       a.rest_bucket = k;
       a.rest_pos = end;
     };
+    // A new bucket: not one read already in this call, and not empty (meta 0: no entry and
+    // no chain).
+    auto read_new = [&](size_t k) {
+      for (size_t i = 0; i < ntaken; i++) {
+        if (taken[i] == k) return;
+      }
+      if (live.at(k)->meta != 0) read(k, 0);
+    };
     if (a.has_rest) read(a.rest_bucket, a.rest_pos);
     for (int misses = 0; got < n && misses < 64;) {
-      const size_t k = used < a.n ? a.q[used++] : ht_detail::below(ht_detail::splitmix(state), total);
-      bool again = false;
-      for (size_t i = 0; i < ntaken; i++) again |= taken[i] == k;
       const size_t before = got;
-      if (!again && live.at(k)->meta != 0) read(k, 0);  // meta 0: no entry and no chain
+      read_new(used < a.n ? a.q[used++] : ht_detail::below(ht_detail::splitmix(state), total));
       if (got == before) misses++;
     }
     // A very sparse table: one walk over the buckets from a random one.
-    if (got < n) {
-      size_t k = ht_detail::below(ht_detail::splitmix(state), total);
-      for (size_t step = 0; step < total && got < n; step++, k = (k + 1 == total) ? 0 : k + 1) {
-        bool again = false;
-        for (size_t i = 0; i < ntaken; i++) again |= taken[i] == k;
-        if (!again && live.at(k)->meta != 0) read(k, 0);
-      }
-    }
+    size_t k = ht_detail::below(ht_detail::splitmix(state), total);
+    for (size_t step = 0; step < total && got < n; step++, k = (k + 1 == total) ? 0 : k + 1) read_new(k);
     // The buckets still queued were prefetched by an earlier call: their chains' next buckets
     // can be asked for now. New draws refill the queue, prefetched.
     a.n -= used;

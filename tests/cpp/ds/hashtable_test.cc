@@ -668,7 +668,7 @@ TEST(HashTable, ScanExactlyOnceWhenStable) {
   for (const auto& [k, n] : count) EXPECT_EQ(n, 1) << k;
 }
 
-// random_entries (eviction's batched, prefetched draw): each entry as fair as random_entry's,
+// random_entries (eviction's stream of whole buckets): each entry as fair as random_entry's,
 // members only, also while rehashing.
 TEST(HashTable, RandomEntriesFairInBatches) {
   Pool pool;
@@ -704,8 +704,9 @@ TEST(HashTable, RandomEntriesFairInBatches) {
   EXPECT_EQ(sampled.size(), all.size());
 }
 
-// random_entries with a SampleAhead (eviction's draws made a call or two ahead): as fair as
-// without it, only members even when entries leave between calls, and across a resize.
+// random_entries over many calls (buckets queued ahead, the rest of a bucket carried to the
+// next call): as fair as random_entry, only members even when entries leave between calls,
+// and across a resize.
 TEST(HashTable, RandomEntriesAheadFairAndCurrent) {
   Pool pool;
   Table t;
