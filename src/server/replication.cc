@@ -236,14 +236,19 @@ void feed_raw(const char* p, size_t n) {
 }
 
 // The replicas' writes are coalesced: a before-sleep flushes them only once some replica has
-// kReplFlushBytes waiting, or a millisecond after the first unflushed bytes (a timer), or at
-// once when asked (WAIT's GETACK, shutdown). Redis writes to its replicas in every loop
-// iteration; on loopback each small write also pays for the replica's receive path and
-// wake-up, which made the master's CPU per command at an offered rate grow by 30-50% with a
-// replica that keeps up (it sleeps between writes). A saturated master fills kReplFlushBytes in
-// one iteration and writes every time, as before. The replica lags by at most a millisecond
-// more; WAIT does not wait for the timer.
-constexpr size_t kReplFlushBytes = 16 * 1024;
+// kReplFlushBytes waiting, or when a timer fires, or at once when asked (WAIT's GETACK,
+// shutdown). The timer gives the first unflushed bytes kReplQuietMs, or, while the stream runs
+// continuously (bytes again within kReplBusyMs of the last flush), lets flushes be kReplBusyMs
+// apart. Redis writes to its replicas in every loop iteration; on loopback each write also pays
+// for the replica's receive path and wake-up, which made the master's CPU per command at an
+// offered rate grow by 30-50% with a replica that keeps up (it sleeps between writes); one
+// flush per millisecond still cost +14% at 300k SET/s, one per 4 ms +8% (utils/bench/RESULTS.md).
+// A sparse stream reaches the replica a millisecond later at most, a busy one kReplBusyMs
+// later; WAIT does not wait for the timer.
+constexpr size_t kReplFlushBytes = 64 * 1024;
+constexpr uint64_t kReplQuietMs = 1;
+constexpr uint64_t kReplBusyMs = 4;
+uint64_t g_last_flush_ms = 0;  // loop time of the last flush
 bool g_flush_now = false;
 uv_timer_t* g_coalesce_timer = nullptr;
 bool g_coalesce_armed = false;
@@ -259,11 +264,14 @@ bool coalesce_replica_writes() {
       g_coalesce_timer = new uv_timer_t;
       uv_timer_init(server().loop(), g_coalesce_timer);
     }
+    const uint64_t now = uv_now(server().loop());
+    const uint64_t busy_end = g_last_flush_ms + kReplBusyMs;
+    const uint64_t wait = now < busy_end ? std::max(kReplQuietMs, busy_end - now) : kReplQuietMs;
     // The before-sleep of the iteration whose timers fire this one does the flush.
     uv_timer_start(g_coalesce_timer, [](uv_timer_t*) {
       g_coalesce_armed = false;
       g_flush_now = true;
-    }, 1, 0);
+    }, wait, 0);
     g_coalesce_armed = true;
   }
   return true;
@@ -280,6 +288,7 @@ void flush_fed_replicas(bool force) {
     g_coalesce_armed = false;
   }
   g_replicas_fed = false;
+  g_last_flush_ms = uv_now(server().loop());
   for (ReplicaInfo& r : g_replicas) {
     if (r.online && !r.c->closing && !r.c->out.empty()) server().queue_flush(r.c);
   }

@@ -1,13 +1,15 @@
 """The `repl` group of bench.py (issue 20's figures), side by side with the reference server.
 
 1. Master write throughput and server CPU per op (utime+stime of the master process from
-   /proc/PID/stat, over the measured run) for SET, INCR and LPUSH from redis-benchmark at
-   -P 16 -c 50: with no replica, then with one replica of the same kind attached (Keel->Keel,
+   /proc/PID/stat, over the measured run) for SET, INCR and LPUSH (what redis-benchmark -t sends,
+   from keel-loadgen, which keeps the master busy) at -P 16 -c 50: with no replica and with one replica of the same kind attached (Keel->Keel,
    reference->reference), rounds interleaved, medians. While the replica is attached the
    replication lag is sampled every 50 ms during the run: the master's master_repl_offset minus
    the offset the replica acknowledged (INFO replication, slave0 offset=); the mean and the
-   maximum of the samples are printed. The replicas are not pinned (the client core is pinned
-   when there are two cores); they only apply the stream.
+   maximum of the samples are printed. Each kind has two masters, one with its replica attached
+   for the whole run, and every round runs both back to back. With two cores the masters run on
+   the server core and the replicas on the client core (a replica has a host of its own: the
+   master's CPU per op then counts what it does for its replica, not a share of its core).
    Requests per run: 2M (--quick 200k, --requests N).
    Then the same at a fixed offered load (keel-loadgen --rate R, R = 60% of the reference's
    saturated rate without a replica in the rows above, the same R for both servers, with and
@@ -89,65 +91,75 @@ def write_workloads(quick, requests=0):
 LOADGEN_COMMANDS = {"incr": ["INCR", "counter:__rand_int__"], "lpush": ["LPUSH", "mylist", "xxx"]}
 
 
-def rate_workload(wl, rate):
-    """The workload from keel-loadgen at `rate` requests per second in all."""
+def loadgen_workload(wl):
+    """The workload from keel-loadgen: it keeps the master busy where redis-benchmark, sharing
+    its core with the replica, would be the limit."""
+    if wl.get("tool") == "loadgen":
+        return wl
     args = list(wl["args"])
     if wl["t"] in LOADGEN_COMMANDS:
         i = args.index("-t")
         del args[i:i + 2]
         args += LOADGEN_COMMANDS[wl["t"]]
-    return dict(wl, name=f"{wl['name']} at rate", tool="loadgen",
-                args=["--rate", str(int(rate))] + args)
+    return dict(wl, tool="loadgen", args=args)
+
+
+def rate_workload(wl, rate):
+    """The workload from keel-loadgen at `rate` requests per second in all."""
+    wl = loadgen_workload(wl)
+    return dict(wl, name=f"{wl['name']} at rate", args=["--rate", str(int(rate))] + wl["args"])
 
 
 def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, requests):
-    masters = {"keel": persistence.RdbServer("keel", keel_bin, pin[0]),
-               "reference": persistence.RdbServer("reference", ref_bin, pin[0])}
-    replicas = {"keel": persistence.RdbServer("keel-replica", keel_bin, None),
-                "reference": persistence.RdbServer("reference-replica", ref_bin, None)}
+    # Two masters of each kind, one with its replica attached for the whole run, so that every
+    # round measures "none" and "replica" back to back (blocks run minutes apart would let a
+    # drift of the machine move the ratio). Masters on the server core; the replicas on the
+    # client core: a replica lives on its own host, so the master's CPU per op counts what it
+    # does for its replica, not a share of its core taken by the replica process.
+    masters, replicas = {}, {}
+    for name, binary in (("keel", keel_bin), ("reference", ref_bin)):
+        masters[(name, "none")] = persistence.RdbServer(name, binary, pin[0])
+        masters[(name, "replica")] = persistence.RdbServer(f"{name}-master", binary, pin[0])
+        replicas[name] = persistence.RdbServer(f"{name}-replica", binary, pin[1])
     try:
         for s in list(masters.values()) + list(replicas.values()):
             s.start()
-        wls = [wl for wl in write_workloads(quick, requests) if not only or re.search(only, wl["name"], re.I)]
+        for name, rep in replicas.items():
+            rep.cli("REPLICAOF", "127.0.0.1", masters[(name, "replica")].port)
+        for rep in replicas.values():
+            wait_synced(rep)
+        wls = [loadgen_workload(wl) for wl in write_workloads(quick, requests)
+               if not only or re.search(only, wl["name"], re.I)]
         res = {}  # (server, workload, mode) -> [(rps, cpu/op, lag mean, lag max)]
         rated = []  # the fixed-rate workloads, once the saturated no-replica rates are known
-        for mode in ("none", "replica", "rate none", "rate replica"):
-            if mode == "replica":
-                for name, rep in replicas.items():
-                    rep.cli("REPLICAOF", "127.0.0.1", masters[name].port)
-                for rep in replicas.values():
-                    wait_synced(rep)
-            elif mode == "rate none":
-                for wl in wls:
-                    ref_rps = statistics.median(x[0] for x in res[("reference", wl["name"], "none")])
-                    rated.append(rate_workload(wl, 0.6 * ref_rps))
-                for rep in replicas.values():
-                    rep.cli("REPLICAOF", "NO", "ONE")
-            elif mode == "rate replica":
-                for name, rep in replicas.items():
-                    rep.cli("REPLICAOF", "127.0.0.1", masters[name].port)
-                for rep in replicas.values():
-                    wait_synced(rep)
+
+        def measure(workloads, prefix):
             for _ in range(rounds):
-                for wl in (rated if mode.startswith("rate") else wls):
-                    for name, m in masters.items():
-                        if mode.endswith("replica"):
+                for wl in workloads:
+                    for (name, mode), m in masters.items():
+                        if mode == "replica":
                             with LagSampler(m) as ls:
                                 r = bench.run_workload(m, wl, pin[1])
                             lag = ls.samples or [0]
                         else:
                             r = bench.run_workload(m, wl, pin[1])
                             lag = [0]
-                        res.setdefault((name, wl["name"], mode), []).append(
+                        res.setdefault((name, wl["name"], prefix + mode), []).append(
                             (r[0], r[3], statistics.mean(lag), max(lag)))
+
+        measure(wls, "")
+        for wl in wls:
+            ref_rps = statistics.median(x[0] for x in res[("reference", wl["name"], "none")])
+            rated.append(rate_workload(wl, 0.6 * ref_rps))
+        measure(rated, "rate ")
         for wl in wls + rated:
             med = {}
             r0 = "rate " if wl in rated else ""
-            for name in masters:
+            for name in replicas:
                 for mode in ("none", "replica"):
                     v = res[(name, wl["name"], r0 + mode)]
                     med[(name, mode)] = [statistics.median(x[i] for x in v) for i in range(4)]
-            for name in masters:
+            for name in replicas:
                 n0, n1 = med[(name, "none")], med[(name, "replica")]
                 print(f"repl {wl['name']:18} {name:9}: no replica {n0[0]:9.0f} rps {n0[1]:.3f} us/op; "
                       f"one replica {n1[0]:9.0f} rps {n1[1]:.3f} us/op (x{n1[0] / n0[0]:.2f} rps, "
@@ -166,6 +178,8 @@ def run_writes(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, request
                          "", k[1], r[1], k[1] / r[1] if r[1] else float("nan"), "", "", wl["n"]])
             rows.append([f"repl {wl['name']} replica/none rps", k[0] / k0[0], r[0] / r0[0],
                          (k[0] / k0[0]) / (r[0] / r0[0])] + [""] * 10)
+            rows.append([f"repl {wl['name']} cpu us/op with/without replica", k[1] / k0[1],
+                         r[1] / r0[1], (k[1] / k0[1]) / (r[1] / r0[1])] + [""] * 10)
             rows.append([f"repl {wl['name']} lag mean bytes", k[2], r[2], ""] + [""] * 10)
             rows.append([f"repl {wl['name']} lag max bytes", k[3], r[3], ""] + [""] * 10)
     finally:
