@@ -3,7 +3,7 @@
 1. Write throughput with an append-only file: SET and INCR from redis-benchmark at -P 16 -c 50
    and -P 1 -c 50 (keel-loadgen rows too at -P 1, where redis-benchmark's own CPU is the limit),
    with `appendfsync everysec` and `always`, both servers started with `appendonly yes` in their
-   own directories (rounds interleaved, medians; server CPU per op from /proc/PID/stat, which
+   own directories, and the same rows without an AOF ("aof off": each server's ratio without one) (rounds interleaved, medians; server CPU per op from /proc/PID/stat, which
    includes Keel's background fsync thread and Redis's bio threads).
 2. BGREWRITEAOF of a DEBUG POPULATE dataset (default 10M keys): wall time from the command until
    `aof_rewrite_in_progress:0`, and the size of the new base.
@@ -20,8 +20,10 @@ AOF_LOADED_RE = re.compile(r"DB loaded from append only file: ([0-9.]+) seconds"
 
 class AofServer(persistence.RdbServer):
     def __init__(self, name, binary, pin, fsync):
-        super().__init__(name, binary, pin, extra=["--appendonly", "yes", "--appendfsync", fsync,
-                                                   "--auto-aof-rewrite-percentage", "0"])
+        # fsync "off": no AOF at all (the rows that give each server's ratio without one).
+        extra = (["--appendonly", "no"] if fsync == "off" else
+                 ["--appendonly", "yes", "--appendfsync", fsync, "--auto-aof-rewrite-percentage", "0"])
+        super().__init__(name, binary, pin, extra=extra)
 
     def aof_dir_bytes(self):
         return sum(os.path.getsize(p) for p in glob.glob(os.path.join(self.dir, "appendonlydir", "*")))
@@ -60,7 +62,7 @@ def write_workloads(quick, loadgen):
 
 
 def run(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only="", n_keys=0):
-    for fsync in ("everysec", "always"):
+    for fsync in ("off", "everysec", "always"):
         keel = AofServer("keel", keel_bin, pin[0], fsync)
         ref = AofServer("reference", ref_bin, pin[0], fsync)
         try:
@@ -77,8 +79,9 @@ def run(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only="", n_
                 bench.side_by_side(keel, ref, wl, rounds, pin[1], rows, 0)
                 for s in (keel, ref):  # the next row starts from an empty AOF history
                     s.cli("FLUSHALL")
-                    s.cli("BGREWRITEAOF")
-                    s.wait_rewrite()
+                    if fsync != "off":
+                        s.cli("BGREWRITEAOF")
+                        s.wait_rewrite()
         finally:
             keel.remove()
             ref.remove()
