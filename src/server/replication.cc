@@ -242,7 +242,8 @@ void feed_raw(const char* p, size_t n) {
 // apart. Redis writes to its replicas in every loop iteration; on loopback each write also pays
 // for the replica's receive path and wake-up, which made the master's CPU per command at an
 // offered rate grow by 30-50% with a replica that keeps up (it sleeps between writes); one
-// flush per millisecond still cost +14% at 300k SET/s, one per 4 ms +8% (utils/bench/RESULTS.md).
+// flush per millisecond still cost +14% at 300k SET/s, one per 4 ms +6-8%
+// (utils/bench/RESULTS.md).
 // A sparse stream reaches the replica a millisecond later at most, a busy one kReplBusyMs
 // later; WAIT does not wait for the timer.
 constexpr size_t kReplFlushBytes = 64 * 1024;

@@ -1,9 +1,10 @@
 """The `repl` group of bench.py (issue 20's figures), side by side with the reference server.
 
 1. Master write throughput and server CPU per op (utime+stime of the master process from
-   /proc/PID/stat, over the measured run) for SET, INCR and LPUSH (what redis-benchmark -t sends,
-   from keel-loadgen, which keeps the master busy) at -P 16 -c 50: with no replica and with one replica of the same kind attached (Keel->Keel,
-   reference->reference), rounds interleaved, medians. While the replica is attached the
+   /proc/PID/stat, over the measured run) for SET, INCR and LPUSH (what redis-benchmark -t
+   sends, from keel-loadgen, which keeps the master busy) at -P 16 -c 50: with no replica and
+   with one replica of the same kind attached (Keel->Keel, reference->reference), rounds
+   interleaved, medians. While the replica is attached the
    replication lag is sampled every 50 ms during the run: the master's master_repl_offset minus
    the offset the replica acknowledged (INFO replication, slave0 offset=); the mean and the
    maximum of the samples are printed. Each kind has two masters, one with its replica attached
