@@ -192,3 +192,43 @@ start_server {tags {repl} overrides {repl-diskless-sync-delay 0}} {
         }
     }
 }
+
+# SYNC, what replicas older than Redis 2.8 and tools that read the replication stream send: the
+# snapshot as one $<length> bulk (no $EOF: mark without `REPLCONF capa eof`), then the write
+# stream from the snapshot's offset, starting with a SELECT. redis-cli --rdb asks the same way
+# (capa eof, rdb-only) for the snapshot alone. Each snapshot is loaded by a second server
+# (DEBUG RELOAD NOSAVE) and compared key by key with the master.
+start_server {tags {repl} overrides {repl-diskless-sync-delay 0 repl-ping-replica-period 3600}} {
+    start_server {tags {repl}} {
+        test "SYNC: the snapshot as a \$<length> bulk, then the write stream; redis-cli --rdb" {
+            populate_types sync:
+            r -1 select 0
+            set dump [file join [srv 0 dir] dump.rdb]
+
+            set s [socket [srv -1 host] [srv -1 port]]
+            fconfigure $s -translation binary -buffering none -blocking 1
+            puts -nonewline $s "*1\r\n\$4\r\nSYNC\r\n"
+            set line [string trimright [gets $s] "\r"]
+            assert_match {$[0-9]*} $line
+            set rdb [raw_read $s [string range $line 1 end]]
+            assert_equal REDIS [string range $rdb 0 4]
+            write_bytes $dump $rdb
+            r debug reload nosave
+            assert_equal [snapshot_of -1] [snapshot_of]
+
+            # The stream goes on from the snapshot: the next write, after a SELECT of its db.
+            r -1 set after-sync 1
+            set want "*2\r\n\$6\r\nSELECT\r\n\$1\r\n0\r\n*3\r\n\$3\r\nset\r\n\$10\r\nafter-sync\r\n\$1\r\n1\r\n"
+            assert_equal $want [raw_read $s [string length $want]]
+            close $s
+
+            r -1 del after-sync
+            file delete $dump
+            set file [file join [srv 0 dir] cli.rdb]
+            exec redis-cli -h [srv -1 host] -p [srv -1 port] --rdb $file 2>@1
+            file rename -force $file $dump
+            r debug reload nosave
+            assert_equal [snapshot_of -1] [snapshot_of]
+        }
+    }
+}
