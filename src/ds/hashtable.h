@@ -423,7 +423,9 @@ class HashTable {
   // instead of the ~10 that independent rejection-sampled draws (random_entry's) need at usual
   // fills: at a memory ceiling every command evicts a key, and those lines were its main cost.
   // The keys of one bucket were hashed there, so they are no more alike in age or use than any
-  // others. A bucket is not read twice in one call. Returns min(n, size()).
+  // others. The first 16 buckets of a call are not read twice in it (only a very sparse table
+  // reads more; a repeat there gives eviction's pool a candidate it holds and ignores).
+  // Returns min(n, size()).
   // A request for at least every entry of a small table returns each entry once (a walk of at
   // most kWalkAll buckets): a pool policy asked to look at every key does so.
   //
