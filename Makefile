@@ -5,7 +5,7 @@ WERROR   := $(if $(CI),-Werror,)
 CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra $(WERROR) -fno-omit-frame-pointer \
             -Isrc -I/usr/include/lua5.1 $(EXTRA_CXXFLAGS)
 JEMALLOC ?= -ljemalloc
-LDLIBS   := -luv $(JEMALLOC) -llua5.1 -l:liblua5.1-cjson.so.0 -l:liblua5.1-bitop.so.0 -lcrypto -llzf -lpthread -ldl -lm
+LDLIBS   := -luv -luring $(JEMALLOC) -llua5.1 -l:liblua5.1-cjson.so.0 -l:liblua5.1-bitop.so.0 -lcrypto -llzf -lpthread -ldl -lm
 BUILD    ?= build
 NPROC    := $(shell nproc 2>/dev/null || echo 2)
 

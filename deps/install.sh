@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
   build-essential pkg-config
-  libuv1-dev libjemalloc-dev liblua5.1-0-dev libssl-dev lua-cjson lua-bitop liblzf-dev
+  libuv1-dev liburing-dev libjemalloc-dev liblua5.1-0-dev libssl-dev lua-cjson lua-bitop liblzf-dev
   tcl libgtest-dev
   redis-server redis-tools redis-sentinel nutcracker python3-redis
 )

@@ -1,6 +1,9 @@
 // The per-connection read → parse → prefetch → execute → write path.
 #include "server/client.h"
 
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "keyspace/keyspace.h"
 #include "server/config.h"
 #include "persistence/aof.h"
+#include "server/io_batch.h"
 #include "server/replication.h"
 #include "server/server.h"
 
@@ -29,6 +33,7 @@ constexpr size_t kBatchArgsKeep = 4096;     // argument views kept between batch
 
 Client::Client(Server* srv, uint64_t id) : server(srv) {
   tcp.data = this;
+  poll.data = this;
   session.id = id;
   session.client = this;
   session.db = &keyspace().db(0);
@@ -242,14 +247,23 @@ bool Client::run_held() {
 }
 
 void Client::flush() {
-  if (writing || closing) return;
+  if (!flush_ready()) return;
+  IoRequest r{fd, false, out.data(), out.size(), 0};
+  io_batch_run(std::span<IoRequest>(&r, 1));
+  flush_sent(r.result);
+}
+
+bool Client::flush_ready() {
+  if (writing || closing) return false;
   if (out.empty()) {
     if (session.flags & Session::kCloseAfterReply) close();
-    return;
+    return false;
   }
-  uv_buf_t b = uv_buf_init(out.data(), static_cast<unsigned>(out.size()));
-  int n = uv_try_write(reinterpret_cast<uv_stream_t*>(&tcp), &b, 1);
-  if (n == UV_EAGAIN) n = 0;
+  return true;
+}
+
+void Client::flush_sent(ssize_t sent) {
+  const ssize_t n = sent == -EAGAIN ? 0 : sent;
   if (n < 0) {
     close();
     return;
@@ -265,38 +279,49 @@ void Client::flush() {
     if (session.flags & Session::kCloseAfterReply) close();
     return;
   }
-  // The socket is full: hand the rest to libuv and collect new replies in `out` meanwhile.
+  // The socket is full: the rest goes out as it becomes writable; new replies collect in `out`.
   inflight.swap(out);
   out.clear();
-  uv_buf_t rest = uv_buf_init(inflight.data() + n, static_cast<unsigned>(inflight.size() - size_t(n)));
-  write_req.data = this;
+  inflight_sent = static_cast<size_t>(n);
   writing = true;
-  if (uv_write(&write_req, reinterpret_cast<uv_stream_t*>(&tcp), &rest, 1, on_write_done) != 0) {
-    writing = false;
-    close();
-  }
+  update_poll();
 }
 
-void Client::on_write_done(uv_write_t* req, int status) {
-  Client* c = static_cast<Client*>(req->data);
-  c->writing = false;
-  if (c->closing) return;
-  size_t sent = c->inflight.size();
-  c->inflight.clear();
-  if (status < 0) {
-    c->close();
+void Client::on_writable() {
+  if (!writing) return;
+  const ssize_t n = ::send(fd, inflight.data() + inflight_sent, inflight.size() - inflight_sent,
+                           MSG_DONTWAIT | MSG_NOSIGNAL);
+  if (n < 0) {
+    if (errno != EAGAIN && errno != EINTR) close();
     return;
   }
-  c->net_out += sent;
-  ServerStats& st = c->server->stats();
-  (c->session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += sent;
+  inflight_sent += static_cast<size_t>(n);
+  net_out += static_cast<uint64_t>(n);
+  ServerStats& st = server->stats();
+  (session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += static_cast<uint64_t>(n);
+  if (inflight_sent < inflight.size()) return;
+  inflight.clear();
+  inflight_sent = 0;
+  writing = false;
+  update_poll();
   // Replies collected meanwhile may acknowledge writes the AOF has not written yet: they go
   // out from before-sleep, after the AOF (Server::on_before_sleep).
   if (KEEL_UNLIKELY(aof_has_pending())) {
-    c->server->queue_flush(c);
+    server->queue_flush(this);
     return;
   }
-  c->flush();
+  flush();
+}
+
+void Client::update_poll() {
+  const int events = (read_paused ? 0 : UV_READABLE) | (writing ? UV_WRITABLE : 0);
+  if (events == poll_events || closing) return;
+  poll_events = events;
+  if (events == 0) {
+    uv_poll_stop(&poll);
+  } else {
+    uv_poll_start(&poll, events, Server::on_poll);
+  }
 }
 
 void Client::trim_buffers() {
@@ -341,9 +366,13 @@ void Client::close() {
   if (closing) return;
   closing = true;
   server->client_closed(this);
-  uv_close(reinterpret_cast<uv_handle_t*>(&tcp), [](uv_handle_t* h) {
+  // The watcher first (it must not outlive the descriptor), then the socket.
+  uv_close(reinterpret_cast<uv_handle_t*>(&poll), [](uv_handle_t* h) {
     Client* c = static_cast<Client*>(h->data);
-    delete c;
+    uv_close(reinterpret_cast<uv_handle_t*>(&c->tcp), [](uv_handle_t* t) {
+      Client* owner = static_cast<Client*>(t->data);
+      owner->server->release_client(owner);
+    });
   });
 }
 

@@ -27,7 +27,15 @@ class Client {
   Client(Server* server, uint64_t id);
   ~Client();
 
-  uv_tcp_t tcp;  // tcp.data points back here
+  // The socket: `tcp` owns it (accepted through it, peer names, closed with it) but is never
+  // read or written through; `poll` watches it (Server::on_poll): readable always (unless
+  // read_paused), writable while `writing`. Reads and most writes are batched with other
+  // clients' (server/io_batch.h). Both handles' data point back here.
+  uv_tcp_t tcp;
+  uv_poll_t poll;
+  int poll_events = 0;       // what `poll` is started for
+  bool readable = false;     // queued in Server::readable_ for this iteration's read batch
+  bool read_paused = false;  // a busy script's caller: its query buffer holds the arguments
   Server* server;
   Session session;
   ReplyWriter writer;
@@ -37,10 +45,10 @@ class Client {
   RequestParser parser;
 
   Buffer out;          // replies not yet handed to the socket
-  Buffer inflight;     // bytes owned by an in-progress uv_write
+  Buffer inflight;     // what the socket had no room for: sent as it becomes writable
+  size_t inflight_sent = 0;  // of which sent
   size_t out_peak = 0;  // largest flush since the last trim_buffers() (how much `out` is used)
-  uv_write_t write_req;
-  bool writing = false;
+  bool writing = false;  // `inflight` holds bytes
   bool pending_flush = false;  // queued in Server::pending_
   bool closing = false;
   bool close_asap = false;          // over its output buffer limit: closed before the next sleep
@@ -85,6 +93,16 @@ class Client {
   void process_input();
   // Writes pending output without blocking; the rest goes out with uv_write.
   void flush();
+  // flush() in two halves, for the before-sleep flush that sends the output of many clients
+  // with one system call (server/send_batch.h): flush_ready() says whether `out` is to be sent
+  // now (it closes a client that asked to be closed once its output is gone), flush_sent()
+  // takes what the send returned (bytes, or a negated errno) and does the rest of flush().
+  bool flush_ready();
+  void flush_sent(ssize_t sent);
+  // The socket has room again: more of `inflight`, and once it is all gone, `out`.
+  void on_writable();
+  // Starts or stops `poll` for what the client waits for now.
+  void update_poll();
   // Marks for closing once the output is written (QUIT, protocol errors).
   void close_after_reply() { session.flags |= Session::kCloseAfterReply; }
   void close();  // immediately (peer gone, CLIENT KILL)
@@ -103,7 +121,6 @@ class Client {
   void hold_rest_of_batch(size_t from);
   // Runs the held commands; false when the client must stop (paused again, blocked, closing).
   bool run_held();
-  static void on_write_done(uv_write_t* req, int status);
 };
 
 // The batch key prefetch of a parsed batch, before it runs: hashes every key argument into

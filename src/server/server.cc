@@ -59,8 +59,8 @@ constexpr size_t kReadChunk = 16 * 1024;
 // set): it is closed past 1 MB whatever client-query-buffer-limit says.
 constexpr size_t kUnauthQueryBufferLimit = 1024 * 1024;
 
-void on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
-  Client* c = static_cast<Client*>(h->data);
+// Room at the end of c's query buffer for its next read.
+char* read_room(Client* c, size_t* len) {
   size_t want = kReadChunk;
   // A big bulk is read straight into the query buffer (its argument is a view into it), but the
   // room grows with what has arrived, at most doubling the buffered bytes per step, never from
@@ -70,16 +70,19 @@ void on_alloc(uv_handle_t* h, size_t, uv_buf_t* buf) {
   const size_t missing = c->parser.bytes_missing(c->query.size());
   if (missing > want) want = std::min(missing, std::max(want, c->query.size()));
   char* p = c->query.reserve_tail(want);
-  *buf = uv_buf_init(p, static_cast<unsigned>(c->query.capacity() - c->query.size()));
+  *len = c->query.capacity() - c->query.size();
+  return p;
 }
 
-void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
-  Client* c = static_cast<Client*>(stream->data);
-  if (nread < 0) {
+// What c's read returned (bytes read into read_room, 0 at the end of the stream, -errno): true
+// when c has new input to execute. The peer gone, an error or a query buffer over its limit
+// close c.
+bool take_input(Client* c, ssize_t nread) {
+  if (nread == -EAGAIN || nread == -EINTR) return false;  // readable no more (or not yet)
+  if (nread <= 0) {
     c->close();
-    return;
+    return false;
   }
-  if (nread == 0) return;
   c->query.commit(static_cast<size_t>(nread));
   c->net_in += static_cast<uint64_t>(nread);
   c->server->stats().net_input_bytes += static_cast<uint64_t>(nread);
@@ -92,9 +95,9 @@ void on_read(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
                 static_cast<unsigned long long>(c->session.id), c->session.addr.c_str());
     c->server->stats().client_query_buffer_limit_disconnections++;
     c->close();
-    return;
+    return false;
   }
-  c->process_input();
+  return true;
 }
 
 // The kernel gives transparent huge pages to every process ("[always]" in the sysfs file), not
@@ -199,7 +202,12 @@ void Server::on_connection(uv_stream_t* listener, int status) {
   const ServerOptions& o = server_options();
   if (o.tcp_keepalive > 0) uv_tcp_keepalive(&c->tcp, 1, static_cast<unsigned>(o.tcp_keepalive));
   uv_os_fd_t fd;
-  if (uv_fileno(reinterpret_cast<uv_handle_t*>(&c->tcp), &fd) == 0) c->fd = fd;
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(&c->tcp), &fd) != 0 ||
+      uv_poll_init_socket(s->loop_, &c->poll, fd) != 0) {
+    uv_close(reinterpret_cast<uv_handle_t*>(&c->tcp), [](uv_handle_t* h) { delete static_cast<Client*>(h->data); });
+    return;
+  }
+  c->fd = fd;
   c->session.addr = peer_name(&c->tcp, false);
   c->laddr = peer_name(&c->tcp, true);
   s->clients_[c->session.id] = c;
@@ -225,7 +233,74 @@ void Server::on_connection(uv_stream_t* listener, int status) {
       return;
     }
   }
-  uv_read_start(reinterpret_cast<uv_stream_t*>(&c->tcp), on_alloc, on_read);
+  c->update_poll();
+}
+
+void Server::on_poll(uv_poll_t* h, int status, int events) {
+  Client* c = static_cast<Client*>(h->data);
+  if (c->closing) return;
+  if (status < 0) {
+    c->close();
+    return;
+  }
+  if (events & UV_WRITABLE) {
+    c->on_writable();
+    if (c->closing) return;
+  }
+  if ((events & UV_READABLE) && !c->readable) {
+    c->readable = true;
+    c->server->readable_.push_back(c);
+  }
+}
+
+void Server::on_read_batch(uv_check_t* h) {
+  Server* s = static_cast<Server*>(h->data);
+  if (s->readable_.empty() && s->to_run_pos_ == s->to_run_.size()) return;
+  // A busy script inside one of this batch's commands runs the loop, and with it a nested read
+  // batch: that one works on a round of its own.
+  IoRound nested;
+  IoRound& round = s->read_depth_ == 0 ? s->read_round_ : nested;
+  std::vector<IoRequest>& reqs = round.reqs;
+  std::vector<Client*>& batch = round.clients;
+  for (Client* c : s->readable_) {
+    c->readable = false;
+    if (c->closing || c->read_paused) continue;
+    size_t len;
+    char* room = read_room(c, &len);
+    reqs.push_back({c->fd, true, room, len, 0});
+    batch.push_back(c);
+  }
+  s->readable_.clear();
+  s->read_depth_++;
+  io_batch_run(reqs);
+  // All input is taken into the query buffers before any of it runs: a nested batch may read
+  // a client of this one again, and must append after what this one read.
+  for (size_t i = 0; i < batch.size(); i++) {
+    if (take_input(batch[i], reqs[i].result)) s->to_run_.push_back(batch[i]);
+  }
+  reqs.clear();
+  batch.clear();
+  // One queue and one cursor for every level: a nested batch also runs the clients an outer
+  // batch read but had not run yet (their input is in their query buffers, so epoll will not
+  // report them again), as the loop would have without the busy script.
+  while (s->to_run_pos_ < s->to_run_.size()) {
+    Client* c = s->to_run_[s->to_run_pos_++];
+    if (!c->closing) c->process_input();
+  }
+  if (--s->read_depth_ == 0) {
+    s->to_run_.clear();
+    s->to_run_pos_ = 0;
+    for (Client* c : s->graveyard_) delete c;
+    s->graveyard_.clear();
+  }
+}
+
+void Server::release_client(Client* c) {
+  if (read_depth_ > 0) {
+    graveyard_.push_back(c);
+  } else {
+    delete c;
+  }
 }
 
 void Server::queue_flush(Client* c) {
@@ -247,6 +322,10 @@ void Server::client_closed(Client* c) {
   if (c->pending_flush) {
     pending_.erase(std::remove(pending_.begin(), pending_.end(), c), pending_.end());
     c->pending_flush = false;
+  }
+  if (c->readable) {
+    readable_.erase(std::remove(readable_.begin(), readable_.end(), c), readable_.end());
+    c->readable = false;
   }
   if (c->session.flags & Session::kMonitor) {
     monitors_.erase(std::remove(monitors_.begin(), monitors_.end(), c), monitors_.end());
@@ -301,12 +380,26 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   for (Client* c : work) {
     if (c != s->busy_caller_) c->pending_flush = false;
   }
+  // Every client's output in one batch of sends (one system call with io_uring), then each
+  // client's bookkeeping; a client closed by another's bookkeeping is still allocated (freed
+  // by its close callback on the next iteration) and is skipped.
+  std::vector<IoRequest>& sends = s->flush_round_.reqs;
+  std::vector<Client*>& senders = s->flush_round_.clients;
   for (Client* c : work) {
     if (c == s->busy_caller_) {
       s->pending_.push_back(c);  // flushed once its script returns (it is still on the stack)
-    } else if (!c->closing) {
-      c->flush();
+    } else if (!c->closing && c->flush_ready()) {
+      sends.push_back({c->fd, false, c->out.data(), c->out.size(), 0});
+      senders.push_back(c);
     }
+  }
+  if (!sends.empty()) {
+    io_batch_run(sends);
+    for (size_t i = 0; i < senders.size(); i++) {
+      if (!senders[i]->closing) senders[i]->flush_sent(sends[i].result);
+    }
+    sends.clear();
+    senders.clear();
   }
   work.clear();
   if (s->pending_.empty()) s->pending_.swap(work);  // keep the capacity
@@ -563,8 +656,6 @@ int Server::run() {
   g_clock.now_ms = mstime();
   g_clock.lru_clock = static_cast<uint32_t>(g_clock.now_ms / 1000);
   apply_memory_options();
-  const std::string_view replicaof = "replicaof";
-  (void)replicaof;
   replication_init();
   uv_timer_init(loop_, &cron_timer_);
   cron_timer_.data = this;
@@ -572,6 +663,9 @@ int Server::run() {
   uv_prepare_init(loop_, &before_sleep_);
   before_sleep_.data = this;
   uv_prepare_start(&before_sleep_, on_before_sleep);
+  uv_check_init(loop_, &read_batch_);
+  read_batch_.data = this;
+  uv_check_start(&read_batch_, on_read_batch);
   uv_timer_init(loop_, &block_timer_);
   block_timer_.data = this;
   uv_signal_init(loop_, &sigterm_);
@@ -591,6 +685,7 @@ int Server::run() {
   sigint_.data = this;
   uv_signal_start(&sigint_, on_signal, SIGINT);
   signal(SIGPIPE, SIG_IGN);
+  (void)io_batch_init();
 
   aof_install_hooks();
   // The loop's handles exist before the load: clients are served (-LOADING) while it runs.
@@ -1023,7 +1118,8 @@ bool Server::process_events_while_busy(Session& caller) {
   Client* c = static_cast<Client*>(caller.client);
   if (c && busy_caller_ != c && !c->closing) {
     busy_caller_ = c;
-    uv_read_stop(reinterpret_cast<uv_stream_t*>(&c->tcp));  // its query buffer holds the args
+    c->read_paused = true;  // its query buffer holds the args
+    c->update_poll();
   }
   in_busy_poll_ = true;
   uv_run(loop_, UV_RUN_NOWAIT);
@@ -1035,7 +1131,8 @@ void Server::script_done(Session& caller) {
   Client* c = static_cast<Client*>(caller.client);
   if (!c || c != busy_caller_) return;
   busy_caller_ = nullptr;
-  if (!c->closing) uv_read_start(reinterpret_cast<uv_stream_t*>(&c->tcp), on_alloc, on_read);
+  c->read_paused = false;
+  c->update_poll();
 }
 
 // ---- Blocking commands -------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include "commands/server_api.h"
 #include "server/client.h"
+#include "server/io_batch.h"
 
 namespace keel {
 
@@ -62,6 +63,12 @@ class Server : public ServerApi {
   const std::unordered_map<uint64_t, Client*>& clients() const { return clients_; }
   void queue_flush(Client* c);
   void client_closed(Client* c);  // called from Client::close
+  // The last close callback of c: deleted now, or when the read batch under way ends (a busy
+  // script can run the loop from inside one, and the batch still holds c).
+  void release_client(Client* c);
+  // libuv's readiness callback of a client's socket: writable -> Client::on_writable, readable
+  // -> queued for the iteration's read batch.
+  static void on_poll(uv_poll_t* h, int status, int events);
   void request_shutdown(int exit_code);
   // Closes the listening sockets and opens them again from the current bind/port options
   // (CONFIG SET bind/port). False when any required address fails; nothing listens then and
@@ -112,6 +119,9 @@ class Server : public ServerApi {
   static void on_connection(uv_stream_t* server, int status);
   static void on_cron(uv_timer_t* t);
   static void on_before_sleep(uv_prepare_t* p);
+  // After epoll's callbacks, every client found readable is read with one batch of recvs
+  // (server/io_batch.h), then each one's input is executed.
+  static void on_read_batch(uv_check_t* h);
   static void on_signal(uv_signal_t* s, int signum);
   void cron();
   void finish_shutdown();
@@ -125,6 +135,7 @@ class Server : public ServerApi {
   std::vector<uv_tcp_t*> listeners_;
   uv_timer_t cron_timer_;
   uv_prepare_t before_sleep_;
+  uv_check_t read_batch_;
   // Keeps the loop from sleeping while an eviction cut short by its time budget has more to
   // do (Redis's zero-delay eviction timer): active only then.
   uv_idle_t evict_idle_;
@@ -132,6 +143,19 @@ class Server : public ServerApi {
   uv_signal_t sigterm_, sigint_;
   std::unordered_map<uint64_t, Client*> clients_;
   std::vector<Client*> pending_;
+  // One batch of socket requests and the clients they belong to (capacity kept between loop
+  // iterations).
+  struct IoRound {
+    std::vector<IoRequest> reqs;
+    std::vector<Client*> clients;
+  };
+  IoRound flush_round_;
+  IoRound read_round_;                 // the outermost read batch's
+  std::vector<Client*> readable_;      // found readable by epoll, not yet read
+  int read_depth_ = 0;                 // read batches under way (a busy script nests one)
+  std::vector<Client*> to_run_;        // read, input to run (Server::on_read_batch)
+  size_t to_run_pos_ = 0;
+  std::vector<Client*> graveyard_;     // closed during a read batch: deleted when it ends
   std::vector<Client*> monitors_;
   std::vector<Client*> close_asap_;  // over their output buffer limits
   uint64_t next_client_id_ = 1;
