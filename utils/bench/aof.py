@@ -1,11 +1,11 @@
 """The `aof` group of bench.py (issue 18's figures), side by side with the reference server.
 
 1. Write throughput with an append-only file: SET and INCR from redis-benchmark at -P 16 -c 50
-   and -P 1 -c 50 (keel-loadgen rows too at -P 1, where redis-benchmark's own CPU is the limit),
-   with `appendfsync everysec` and `always`, both servers started with `appendonly yes` in their
-   own directories, and the same rows without an AOF ("aof off": each server's ratio without
-   one), rounds interleaved, medians; server CPU per op from /proc/PID/stat, which includes
-   Keel's background fsync thread and Redis's bio threads.
+   and -P 1 -c 50 (keel-loadgen rows of SET and INCR too at -P 1, where redis-benchmark's own
+   CPU is the limit), with `appendfsync everysec` and `always`, both servers started with
+   `appendonly yes` in their own directories, and the same rows without an AOF ("aof off": each
+   server's ratio without one), rounds interleaved, medians; server CPU per op from
+   /proc/PID/stat, which includes Keel's background fsync thread and Redis's bio threads.
 2. BGREWRITEAOF of a DEBUG POPULATE dataset (default 10M keys): wall time from the command until
    `aof_rewrite_in_progress:0`, and the size of the new base.
 3. Loading an AOF made of that base (an RDB preamble) and 1M incremental SETs (random
@@ -59,6 +59,10 @@ def write_workloads(quick, loadgen):
     if os.path.exists(loadgen):
         wl.append({"name": "SET -P1 loadgen", "n": n1, "tool": "loadgen",
                    "args": ["-c", "50", "-P", "1", "-r", "1000000", "-n", str(n1), "-t", "set"]})
+        # redis-benchmark -t incr's command (a random counter:N key) from keel-loadgen.
+        wl.append({"name": "INCR -P1 loadgen", "n": n1, "tool": "loadgen",
+                   "args": ["-c", "50", "-P", "1", "-r", "1000000", "-n", str(n1),
+                            "INCR", "counter:__rand_int__"]})
     return wl
 
 
