@@ -67,6 +67,22 @@ namespace {
 }
 }  // namespace
 
+bool Client::parse_ahead() {
+  if (parsed_ahead || (session.flags & Session::kBlocked) || !held.empty()) return false;
+  parsed_result = parse_batch_inline(parser, query.data(), query.size(), qpos, session.authenticated, kMaxBatch,
+                                     true, batch, batch_args);
+  parsed_ahead = true;
+  if (batch.empty()) return false;
+  prefetch_batch(*session.db, batch, batch_args, batch_hashes);
+  return true;
+}
+
+void Client::prefetch_ahead_entries() const {
+  for (uint64_t h : batch_hashes) {
+    if (h) session.db->prefetch_entries(h);
+  }
+}
+
 void Client::process_input() {
   // A blocked session runs nothing more until Server::resume_session (its input waits here).
   if (session.flags & Session::kBlocked) return;
@@ -78,10 +94,15 @@ void Client::process_input() {
   for (;;) {
     // A command that may block ends the batch: if it blocks, the input after it is parsed
     // again on resume, and inline arguments are unescaped in place, so it must not have been
-    // parsed yet.
-    const RequestParser::Result r = parse_batch_inline(parser, query.data(), query.size(), qpos,
-                                                       session.authenticated, kMaxBatch, true, batch, batch_args);
-    if (!batch.empty()) run_batch();
+    // parsed yet. The first batch may have been parsed (and prefetched) already, with other
+    // clients' (Server::on_read_batch).
+    const bool ahead = parsed_ahead;
+    parsed_ahead = false;
+    const RequestParser::Result r =
+        ahead ? parsed_result
+              : parse_batch_inline(parser, query.data(), query.size(), qpos, session.authenticated, kMaxBatch,
+                                   true, batch, batch_args);
+    if (!batch.empty()) run_batch(!ahead);
     if (session.flags & (Session::kCloseAfterReply | Session::kBlocked)) break;
     if (r == RequestParser::Result::kError) {
       // Redis sends "-ERR Protocol error: ..."; the parser's text starts at "Protocol".
@@ -160,8 +181,8 @@ void prefetch_batch(Db& db, std::span<const Client::BatchCmd> batch,
   }
 }
 
-void Client::run_batch() {
-  prefetch_batch(*session.db, batch, batch_args, batch_hashes);
+void Client::run_batch(bool prefetch) {
+  if (prefetch) prefetch_batch(*session.db, batch, batch_args, batch_hashes);
   int64_t clock_us = 0;  // end of the previous command = start of the next (0: read it)
   // `running` names the command being executed (CLIENT LIST's argv-mem); between two commands
   // of the batch nothing reads it, so it is reset once, when the batch ends unblocked.

@@ -91,6 +91,15 @@ class Client {
 
   // Reads have arrived: parse, prefetch, execute everything complete.
   void process_input();
+  // The parse and prefetch stages of process_input's first batch, run ahead for all the clients
+  // of a read batch before any of them executes, so that the key lookups of one client's
+  // command overlap the others' (Server::on_read_batch). True when a batch with keys to
+  // prefetch is waiting; prefetch_ahead_entries() is then the entry stage of its prefetch. The
+  // batch's arguments are views into `query`: nothing may read into it until it has run.
+  bool parse_ahead();
+  void prefetch_ahead_entries() const;
+  bool parsed_ahead = false;
+  RequestParser::Result parsed_result = RequestParser::Result::kNeedMore;
   // Writes pending output without blocking; the rest goes out with uv_write.
   void flush();
   // flush() in two halves, for the before-sleep flush that sends the output of many clients
@@ -116,7 +125,7 @@ class Client {
   void trim_buffers();
 
  private:
-  void run_batch();
+  void run_batch(bool prefetch);
   // Copies batch[from..] into `held` (the client was just paused on batch[from]).
   void hold_rest_of_batch(size_t from);
   // Runs the held commands; false when the client must stop (paused again, blocked, closing).

@@ -264,7 +264,9 @@ void Server::on_read_batch(uv_check_t* h) {
   std::vector<Client*>& batch = round.clients;
   for (Client* c : s->readable_) {
     c->readable = false;
-    if (c->closing || c->read_paused) continue;
+    // Not into a query buffer that holds a parsed batch (the batch's views would dangle): a
+    // client an outer batch parsed ahead is read again once it has run (epoll reports it again).
+    if (c->closing || c->read_paused || c->parsed_ahead) continue;
     size_t len;
     char* room = read_room(c, &len);
     reqs.push_back({c->fd, true, room, len, 0});
@@ -275,11 +277,24 @@ void Server::on_read_batch(uv_check_t* h) {
   io_batch_run(reqs);
   // All input is taken into the query buffers before any of it runs: a nested batch may read
   // a client of this one again, and must append after what this one read.
+  const size_t first_new = s->to_run_.size();
   for (size_t i = 0; i < batch.size(); i++) {
     if (take_input(batch[i], reqs[i].result)) s->to_run_.push_back(batch[i]);
   }
   reqs.clear();
   batch.clear();
+  // Several clients with input: parse all of them and prefetch their keys' buckets, then their
+  // entries, before the first command runs (one client alone prefetches its own pipeline in
+  // process_input, as before).
+  if (s->to_run_.size() - first_new >= 2 && server_options().prefetch) {
+    size_t prefetched = 0;
+    for (size_t i = first_new; i < s->to_run_.size(); i++) prefetched += s->to_run_[i]->parse_ahead();
+    if (prefetched >= 2) {
+      for (size_t i = first_new; i < s->to_run_.size(); i++) {
+        if (s->to_run_[i]->parsed_ahead) s->to_run_[i]->prefetch_ahead_entries();
+      }
+    }
+  }
   // One queue and one cursor for every level: a nested batch also runs the clients an outer
   // batch read but had not run yet (their input is in their query buffers, so epoll will not
   // report them again), as the loop would have without the busy script.
