@@ -67,14 +67,14 @@ namespace {
 }
 }  // namespace
 
-bool Client::parse_ahead() {
-  if (parsed_ahead || (session.flags & Session::kBlocked) || !held.empty()) return false;
+size_t Client::parse_ahead() {
+  if (parsed_ahead || (session.flags & Session::kBlocked) || !held.empty()) return 0;
   parsed_result = parse_batch_inline(parser, query.data(), query.size(), qpos, session.authenticated, kMaxBatch,
                                      true, batch, batch_args);
   parsed_ahead = true;
-  if (batch.empty()) return false;
+  if (batch.empty()) return 0;
   prefetch_batch(*session.db, batch, batch_args, batch_hashes);
-  return true;
+  return batch.size();
 }
 
 void Client::prefetch_ahead_entries() const {

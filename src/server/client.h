@@ -93,10 +93,10 @@ class Client {
   void process_input();
   // The parse and prefetch stages of process_input's first batch, run ahead for all the clients
   // of a read batch before any of them executes, so that the key lookups of one client's
-  // command overlap the others' (Server::on_read_batch). True when a batch with keys to
-  // prefetch is waiting; prefetch_ahead_entries() is then the entry stage of its prefetch. The
-  // batch's arguments are views into `query`: nothing may read into it until it has run.
-  bool parse_ahead();
+  // command overlap the others' (Server::parse_ahead_window). Returns the commands parsed;
+  // prefetch_ahead_entries() is then the entry stage of their prefetch. The batch's arguments
+  // are views into `query`: nothing may read into it until it has run.
+  size_t parse_ahead();
   void prefetch_ahead_entries() const;
   bool parsed_ahead = false;
   RequestParser::Result parsed_result = RequestParser::Result::kNeedMore;

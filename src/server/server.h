@@ -155,6 +155,8 @@ class Server : public ServerApi {
   int read_depth_ = 0;                 // read batches under way (a busy script nests one)
   std::vector<Client*> to_run_;        // read, input to run (Server::on_read_batch)
   size_t to_run_pos_ = 0;
+  size_t ahead_end_ = 0;               // to_run_[.. ahead_end_) parsed ahead (parse_ahead_window)
+  void parse_ahead_window();
   std::vector<Client*> graveyard_;     // closed during a read batch: deleted when it ends
   std::vector<Client*> monitors_;
   std::vector<Client*> close_asap_;  // over their output buffer limits
