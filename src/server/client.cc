@@ -95,7 +95,7 @@ void Client::process_input() {
     // A command that may block ends the batch: if it blocks, the input after it is parsed
     // again on resume, and inline arguments are unescaped in place, so it must not have been
     // parsed yet. The first batch may have been parsed (and prefetched) already, with other
-    // clients' (Server::on_read_batch).
+    // clients' (Server::parse_ahead_window).
     const bool ahead = parsed_ahead;
     parsed_ahead = false;
     const RequestParser::Result r =

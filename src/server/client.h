@@ -91,8 +91,8 @@ class Client {
 
   // Reads have arrived: parse, prefetch, execute everything complete.
   void process_input();
-  // The parse and prefetch stages of process_input's first batch, run ahead for all the clients
-  // of a read batch before any of them executes, so that the key lookups of one client's
+  // The parse and prefetch stages of process_input's first batch, run ahead for a window of a
+  // read batch's clients before any of them executes, so that the key lookups of one client's
   // command overlap the others' (Server::parse_ahead_window). Returns the commands parsed;
   // prefetch_ahead_entries() is then the entry stage of their prefetch. The batch's arguments
   // are views into `query`: nothing may read into it until it has run.
@@ -100,10 +100,11 @@ class Client {
   void prefetch_ahead_entries() const;
   bool parsed_ahead = false;
   RequestParser::Result parsed_result = RequestParser::Result::kNeedMore;
-  // Writes pending output without blocking; the rest goes out with uv_write.
+  // Writes pending output without blocking; what the socket has no room for goes out from
+  // on_writable.
   void flush();
   // flush() in two halves, for the before-sleep flush that sends the output of many clients
-  // with one system call (server/send_batch.h): flush_ready() says whether `out` is to be sent
+  // with one system call (server/io_batch.h): flush_ready() says whether `out` is to be sent
   // now (it closes a client that asked to be closed once its output is gone), flush_sent()
   // takes what the send returned (bytes, or a negated errno) and does the rest of flush().
   bool flush_ready();

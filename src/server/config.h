@@ -37,7 +37,7 @@ struct ServerOptions {
   int64_t hz = 10;              // 1..500 after clamping
   int64_t maxclients = 10000;
   bool prefetch = true;         // batch key prefetch (prefetch-batch-max-size > 0)
-  bool io_uring = true;         // the before-sleep sends in one io_uring call (server/send_batch.h)
+  bool io_uring = true;         // a loop iteration's socket I/O in io_uring calls (server/io_batch.h)
   bool disable_thp = true;      // key tables do not ask for huge pages (Server::run applies it)
   bool jemalloc_bg_thread = true;
   int64_t prefetch_batch_max_size = 16;

@@ -447,7 +447,7 @@ void add_server_directives(std::vector<Directive>* v) {
     d.post = post_prefetch;
     v->push_back(d);
   }
-  // Keel's own, hidden: `no` sends each reply with its own send() (server/send_batch.h).
+  // Keel's own, hidden: `no` reads and sends with one recv()/send() per client (server/io_batch.h).
   v->push_back(b("io-uring", nullptr, kHidden, KEEL_REF(server_options().io_uring), true));
   v->push_back(sp("client-output-buffer-limit", kMultiArg, set_obuf, get_obuf,
                 "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60",
