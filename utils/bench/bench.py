@@ -9,7 +9,9 @@ was the bottleneck; well below: the client was) and the Keel/reference ratios; a
 to utils/bench/out/. Workloads named "... loadgen" use build/keel-loadgen (loadgen.cc) instead
 of redis-benchmark: it spends much less CPU per request, so the server saturates first.
 Servers bind 127.0.0.1 only; with two or more cores the servers share core 0 (only one is
-loaded at a time) and the client runs on core 1.
+loaded at a time) and the client runs on core 1. Every run starts with this machine's costs
+(utils/bench/calibrate.c: an empty system call, a small loopback send by write() and by
+io_uring, a page fault, a copy-on-write fault), printed and kept in the CSV.
 
 Groups: throughput (-P 16 and -P 1 workloads), prefetch (Keel with batch prefetch on and off:
 miss-heavy GETs on a large keyspace, plain GET/SET on 1M keys, SADD/HSET into one big value for
@@ -295,6 +297,7 @@ def main():
     groups = a.groups.split(",")
     seconds = 0 if a.quick else a.seconds
     rows = []
+    calibrate(rows)
     if set(groups) <= {"persistence", "aof", "repl"}:  # their own servers, one dataset at a time
         if "persistence" in groups:
             persistence.run(a.keel, a.reference, LOADGEN, pin, a.rounds, a.quick, rows,
@@ -467,6 +470,28 @@ def main():
         keel.stop()
         ref.stop()
     write_csv(rows)
+
+
+def calibrate(rows):
+    """This machine's system-call, loopback-send and page-fault costs (utils/bench/calibrate.c),
+    printed and kept as the first CSV rows: on a virtual machine they move between sessions, and
+    every figure here depends on them."""
+    exe = os.path.join(ROOT, "build/keel-calibrate")
+    src = os.path.join(ROOT, "utils/bench/calibrate.c")
+    try:
+        if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+            os.makedirs(os.path.dirname(exe), exist_ok=True)
+            subprocess.run(["gcc", "-O2", src, "-luring", "-o", exe], check=True,
+                           capture_output=True)
+        line = subprocess.run([exe], check=True, capture_output=True, text=True,
+                              timeout=120).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as e:
+        print(f"machine: calibration failed ({e})")
+        return
+    print(f"machine: {line}")
+    for pair in line.split():
+        name, value = pair.split("=")
+        rows.append([f"machine {name}", float(value)] + [""] * 12)
 
 
 def write_csv(rows):
