@@ -387,14 +387,16 @@ void Client::close() {
   if (closing) return;
   closing = true;
   server->client_closed(this);
-  // The watcher first (it must not outlive the descriptor), then the socket.
-  uv_close(reinterpret_cast<uv_handle_t*>(&poll), [](uv_handle_t* h) {
+  // The watcher first (its epoll registration goes before the descriptor is closed), then the
+  // socket; both close callbacks come in this iteration's closing phase, in either order, and
+  // the client goes once both handles are done with.
+  handles_open = 2;
+  const uv_close_cb done = [](uv_handle_t* h) {
     Client* c = static_cast<Client*>(h->data);
-    uv_close(reinterpret_cast<uv_handle_t*>(&c->tcp), [](uv_handle_t* t) {
-      Client* owner = static_cast<Client*>(t->data);
-      owner->server->release_client(owner);
-    });
-  });
+    if (--c->handles_open == 0) c->server->release_client(c);
+  };
+  uv_close(reinterpret_cast<uv_handle_t*>(&poll), done);
+  uv_close(reinterpret_cast<uv_handle_t*>(&tcp), done);
 }
 
 }  // namespace keel

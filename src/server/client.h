@@ -34,6 +34,7 @@ class Client {
   uv_tcp_t tcp;
   uv_poll_t poll;
   int poll_events = 0;       // what `poll` is started for
+  int handles_open = 0;      // of the two, once close() has begun
   bool readable = false;     // queued in Server::readable_ for this iteration's read batch
   bool read_paused = false;  // a busy script's caller: its query buffer holds the arguments
   Server* server;
