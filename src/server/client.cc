@@ -1,8 +1,6 @@
 // The per-connection read → parse → prefetch → execute → write path.
 #include "server/client.h"
 
-#include <sys/socket.h>
-
 #include <cerrno>
 #include <iterator>
 #include <string>
@@ -289,10 +287,8 @@ void Client::flush_sent(ssize_t sent) {
     close();
     return;
   }
-  net_out += static_cast<uint64_t>(n);
-  ServerStats& st = server->stats();
-  st.writes_processed++;
-  (session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += static_cast<uint64_t>(n);
+  server->stats().writes_processed++;
+  count_sent(static_cast<size_t>(n));
   if (n > 0) last_interaction_ms = g_clock.now_ms;  // a write is an interaction (Redis too)
   if (out.size() > out_peak) out_peak = out.size();
   if (static_cast<size_t>(n) == out.size()) {
@@ -308,18 +304,22 @@ void Client::flush_sent(ssize_t sent) {
   update_poll();
 }
 
+void Client::count_sent(size_t n) {
+  net_out += n;
+  ServerStats& st = server->stats();
+  (session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += n;
+}
+
 void Client::on_writable() {
   if (!writing) return;
-  const ssize_t n = ::send(fd, inflight.data() + inflight_sent, inflight.size() - inflight_sent,
-                           MSG_DONTWAIT | MSG_NOSIGNAL);
-  if (n < 0) {
-    if (errno != EAGAIN && errno != EINTR) close();
+  IoRequest r{fd, false, inflight.data() + inflight_sent, inflight.size() - inflight_sent, 0};
+  io_batch_run(std::span<IoRequest>(&r, 1));
+  if (r.result < 0) {
+    if (r.result != -EAGAIN && r.result != -EINTR) close();
     return;
   }
-  inflight_sent += static_cast<size_t>(n);
-  net_out += static_cast<uint64_t>(n);
-  ServerStats& st = server->stats();
-  (session.flags & Session::kReplica ? st.net_repl_output_bytes : st.net_output_bytes) += static_cast<uint64_t>(n);
+  inflight_sent += static_cast<size_t>(r.result);
+  count_sent(static_cast<size_t>(r.result));
   if (inflight_sent < inflight.size()) return;
   inflight.clear();
   inflight_sent = 0;

@@ -114,6 +114,8 @@ class Client {
   void on_writable();
   // Starts or stops `poll` for what the client waits for now.
   void update_poll();
+  // Bytes that left for the socket: the client's and INFO's network output counters.
+  void count_sent(size_t n);
   // Marks for closing once the output is written (QUIT, protocol errors).
   void close_after_reply() { session.flags |= Session::kCloseAfterReply; }
   void close();  // immediately (peer gone, CLIENT KILL)

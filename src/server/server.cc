@@ -408,7 +408,7 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   }
   // Every client's output in one batch of sends (one system call with io_uring), then each
   // client's bookkeeping; a client closed by another's bookkeeping is still allocated (freed
-  // by its close callback on the next iteration) and is skipped.
+  // in the loop's closing phase, after this) and is skipped.
   std::vector<IoRequest>& sends = s->flush_round_.reqs;
   std::vector<Client*>& senders = s->flush_round_.clients;
   for (Client* c : work) {
