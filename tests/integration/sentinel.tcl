@@ -119,6 +119,33 @@ proc all_sentinels_see_replica {port master_port} {
     return 1
 }
 
+# What the sentinels did and the servers' replication state, for a failure message: each
+# sentinel's last events (TILT, +convert-to-slave, sdown and failover steps) and every server's
+# role, master port and link.
+proc sentinel_story {} {
+    set out {}
+    foreach s $::sentinels {
+        set lines {}
+        catch {
+            set f [open [file join [dict get $s dir] sentinel.log] r]
+            foreach l [split [read $f] \n] {
+                if {[regexp {[-+](tilt|convert-to-slave|sdown|odown|switch-master|failover[-a-z]*|slave-reconf[-a-z]*|fix-slave-config|role-change|reboot)} $l]} {
+                    lappend lines [regsub {^\d+:X \d+ \w+ \d+ } $l {}]
+                }
+            }
+            close $f
+        }
+        lappend out "sentinel [dict get $s port]: [join [lrange $lines end-5 end] { ; }]"
+    }
+    foreach level {-2 -1 0} {
+        if {[catch {list [role_of $level] [field $level master_port] [field $level master_link_status]} st]} {
+            set st "unreachable: $st"
+        }
+        lappend out "server [srv $level port]: $st"
+    }
+    return [join $out \n]
+}
+
 proc master_addr {i} { sentinel_cmd [sentinel_port $i] sentinel get-master-addr-by-name mymaster }
 
 # Every sentinel names host:port as the master.
@@ -390,11 +417,15 @@ start_server {overrides {replica-priority 0 repl-ping-replica-period 1 repl-disk
         # every 10 s: up to about 20 s on a quiet machine; on a loaded one (two test files at
         # once, the ASan build) more.
         wait_for_condition 1600 50 {[replica_of -2 $aport]} {
-            fail "old master: role [role_of -2], master_port [field -2 master_port]"
+            fail "old master not a replica of $aport\n[sentinel_story]"
         }
-        wait_for_condition 200 20 {[rr -2 get after-failover] eq "2"}
+        wait_for_condition 200 20 {[rr -2 get after-failover] eq "2"} {
+            fail "after-failover on the old master: [rr -2 get after-failover]\n[sentinel_story]"
+        }
         for {set i 0} {$i < 3} {incr i} {
-            wait_for_condition 300 50 {[sentinel_field $i replicas port] eq [lsort [list $mport $bport]]}
+            wait_for_condition 300 50 {[sentinel_field $i replicas port] eq [lsort [list $mport $bport]]} {
+                fail "sentinel $i replicas [sentinel_field $i replicas port]\n[sentinel_story]"
+            }
         }
     }
 
@@ -403,7 +434,7 @@ start_server {overrides {replica-priority 0 repl-ping-replica-period 1 repl-disk
         # remembers it reporting role:master would turn it back into a replica right after the
         # promotion (Sentinel's INFO period for replicas is 10 s).
         wait_for_condition 300 100 {[all_sentinels_see_replica $mport $aport]} {
-            fail "replicas: [sentinel_cmd [sentinel_port 0] sentinel replicas mymaster]"
+            fail "replicas: [sentinel_cmd [sentinel_port 0] sentinel replicas mymaster]\n[sentinel_story]"
         }
         if {[catch {sentinel_cmd [sentinel_port 0] sentinel failover mymaster} r] || $r ne "OK"} {
             fail "SENTINEL FAILOVER: $r; replicas: [sentinel_cmd [sentinel_port 0] sentinel replicas mymaster]"

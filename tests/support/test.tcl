@@ -86,7 +86,11 @@ proc ::keel::record_failure {name msg {loc ""}} {
         emit [indent $msg]
     }
     lappend failures $name
-    ctl FAILED $file_name :: [string map {\n { }} $name]
+    # The runner's closing summary repeats the name with the start of the reason: a CI log that
+    # keeps only its tail still says why.
+    set why [string map {\n { | }} [string trim $msg]]
+    if {[string length $why] > 1500} { set why "[string range $why 0 1499]..." }
+    ctl FAILED $file_name :: [string map {\n { }} $name][expr {$why ne "" ? " -- $why" : ""}]
 }
 
 proc ::keel::record_skip {name {why ""}} {
