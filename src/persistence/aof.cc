@@ -315,17 +315,24 @@ void submit_fsync(AofState& a) {
   a.fsync_pending = false;
 }
 
-// The fsync part of a flush (Redis's try_fsync).
-void try_fsync(AofState& a, bool sync_in_progress) {
+// The fsync part of a flush (Redis's try_fsync). appendfsync always fsyncs here only when
+// `force`d (shutdown, the rewrite's switch of files): before-sleep's writes are fsynced by the
+// server's group commit (aof_fsync_written, aof.h).
+void try_fsync(AofState& a, bool sync_in_progress, bool force) {
   const AofOptions& o = aof_options();
-  if (o.no_fsync_on_rewrite && any_child_active()) return;
+  if (o.no_fsync_on_rewrite && any_child_active()) {
+    a.durable_bytes = a.written_bytes;  // the policy's choice: nothing waits for an fsync
+    return;
+  }
   if (o.fsync == kAofFsyncAlways) {
+    if (!force) return;
     if (fdatasync(a.fd) == -1) {
       LOG_WARNING("Can't persist AOF for fsync error when the AOF fsync policy is 'always': %s. Exiting...",
                   strerror(errno));
       _exit(1);
     }
     a.fsync_pending = false;
+    a.durable_bytes = a.written_bytes;
     a.last_fsync_ms = mstime();
   } else if (o.fsync == kAofFsyncEverysec && mstime() - a.last_fsync_ms >= 1000) {
     if (!sync_in_progress) submit_fsync(a);
@@ -454,7 +461,7 @@ void aof_flush(bool force) {
   if (a.buf.empty()) {
     // everysec: what was written in the last second still reaches the disk when writes stop.
     if (everysec && a.fsync_pending && !sync_in_progress && mstime() - a.last_fsync_ms >= 1000) {
-      try_fsync(a, sync_in_progress);
+      try_fsync(a, sync_in_progress, force);
     }
     if (fsync_thread().error() != 0 || !a.write_error.empty()) update_misconf_text();
     return;
@@ -515,11 +522,18 @@ void aof_flush(bool force) {
   }
   a.current_size += len;
   a.last_incr_size += len;
+  a.written_bytes += len;
   a.fsync_pending = true;
   a.buf.clear();
   a.buf.shrink_if_idle(kKeepBuffer);
-  try_fsync(a, sync_in_progress);
+  try_fsync(a, sync_in_progress, force);
   if (!a.write_error.empty() || fsync_thread().error() != 0) update_misconf_text();
+}
+
+void aof_fsync_written() {
+  AofState& a = aof_state();
+  if (a.fd == -1 || a.durable_bytes >= a.written_bytes) return;
+  try_fsync(a, false, true);
 }
 
 void aof_shutdown_flush() {

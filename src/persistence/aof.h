@@ -70,6 +70,10 @@ struct AofState {
   uint64_t last_incr_size = 0;
   int64_t last_fsync_ms = 0;
   bool fsync_pending = false;        // written since the last fsync
+  // Bytes written to the AOF files since start, and of them known to be on disk (appendfsync
+  // always: a reply produced when written_bytes was X leaves once durable_bytes >= X).
+  uint64_t written_bytes = 0;
+  uint64_t durable_bytes = 0;
   int64_t flush_postponed_start = 0; // everysec: a write waiting for a background fsync
   uint64_t delayed_fsync = 0;        // aof_delayed_fsync
   bool last_write_ok = true;         // aof_last_write_status
@@ -101,7 +105,15 @@ inline AofState& aof_state() {
 // Writes the buffer (and fsyncs as the policy says). `force`: write even if an everysec fsync
 // is still running (shutdown, rewrite start). Called in before-sleep, before replies leave.
 void aof_flush(bool force);
-inline bool aof_has_pending() { return !aof_state().buf.empty(); }
+// appendfsync always is a group commit: aof_flush(false) only writes, and the server decides
+// when to fsync everything written (this call, in the loop) and holds the replies produced
+// meanwhile (Server::hold_for_fsync): no reply leaves before its write is on disk, and clients
+// whose requests arrive a little apart still share one fsync.
+void aof_fsync_written();
+// Whether replies wait for the group commit (always, with the AOF open).
+inline bool aof_group_commit_on() {
+  return aof_state().fd != -1 && aof_options().fsync == kAofFsyncAlways;
+}
 // The cron's part (once per tick): a postponed write, a retry after a write error, a scheduled
 // or automatic rewrite.
 void aof_cron();

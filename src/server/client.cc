@@ -273,7 +273,7 @@ void Client::flush() {
 }
 
 bool Client::flush_ready() {
-  if (writing || closing) return false;
+  if (writing || closing || fsync_held) return false;
   if (out.empty()) {
     if (session.flags & Session::kCloseAfterReply) close();
     return false;
@@ -325,9 +325,9 @@ void Client::on_writable() {
   inflight_sent = 0;
   writing = false;
   update_poll();
-  // Replies collected meanwhile may acknowledge writes the AOF has not written yet: they go
-  // out from before-sleep, after the AOF (Server::on_before_sleep).
-  if (KEEL_UNLIKELY(aof_has_pending())) {
+  // Replies collected meanwhile may acknowledge writes the AOF has not written (or, under
+  // appendfsync always, fsynced) yet: with an AOF they go out from before-sleep, which knows.
+  if (KEEL_UNLIKELY(aof_state().fd != -1)) {
     server->queue_flush(this);
     return;
   }

@@ -51,6 +51,7 @@ class Client {
   size_t out_peak = 0;  // largest flush since the last trim_buffers() (how much `out` is used)
   bool writing = false;  // `inflight` holds bytes
   bool pending_flush = false;  // queued in Server::pending_
+  bool fsync_held = false;     // appendfsync always: `out` waits for an fsync (Server::held_)
   bool closing = false;
   bool close_asap = false;          // over its output buffer limit: closed before the next sleep
   int64_t obuf_soft_since_ms = 0;   // when it went over the soft limit (0 = under it)

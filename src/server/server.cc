@@ -353,6 +353,10 @@ void Server::client_closed(Client* c) {
     readable_.erase(std::remove(readable_.begin(), readable_.end(), c), readable_.end());
     c->readable = false;
   }
+  if (c->fsync_held) {
+    held_.erase(std::remove(held_.begin(), held_.end(), c), held_.end());
+    c->fsync_held = false;
+  }
   if (c->session.flags & Session::kMonitor) {
     monitors_.erase(std::remove(monitors_.begin(), monitors_.end(), c), monitors_.end());
     g_monitors_present = !monitors_.empty();
@@ -397,10 +401,12 @@ void Server::on_before_sleep(uv_prepare_t* p) {
     uv_idle_stop(&s->evict_idle_);
     s->evict_idle_on_ = false;
   }
-  // The AOF is written (and with appendfsync always, fsynced) before any reply of this
-  // iteration leaves: a client never sees an acknowledgement for a write not yet in the file.
+  // The AOF is written before any reply of this iteration leaves: a client never sees an
+  // acknowledgement for a write not yet in the file. With appendfsync always the replies also
+  // wait for the fsync of what was written, which runs while the loop goes on (hold_for_fsync).
   if (KEEL_UNLIKELY(aof_state().fd != -1)) aof_flush(false);
   replication_flush_replicas(s->shutting_down_);
+  if (KEEL_UNLIKELY(!s->held_.empty() || aof_group_commit_on())) s->hold_for_fsync();
   std::vector<Client*> work;
   work.swap(s->pending_);
   for (Client* c : work) {
@@ -430,6 +436,74 @@ void Server::on_before_sleep(uv_prepare_t* p) {
   work.clear();
   if (s->pending_.empty()) s->pending_.swap(work);  // keep the capacity
   if (s->shutting_down_) s->finish_shutdown();
+}
+
+// A group commit waits (at most kCommitDelayUs) while fewer clients are owed replies than the
+// last one answered: those come back within microseconds of each other (each sends its next
+// request when its reply arrives), and an fsync for the first few would make the rest wait for
+// the next one. A lone client, or clients that stopped, are fsynced at once or after the delay.
+// (Measured with redis-benchmark -c 50 -P 1 on a disk whose fdatasync takes ~0.2 ms: 15 writes
+// per fsync without the wait, 23 with it, and +8% throughput; 0.15 ms or 0.6 ms do worse.)
+constexpr int64_t kCommitDelayUs = 300;
+
+size_t Server::owed_replies() const {
+  size_t n = held_.size();
+  for (Client* c : pending_) n += c != busy_caller_ && !c->closing && !c->fsync_held;
+  return n;
+}
+
+bool Server::commit_now() const {
+  return owed_replies() >= last_released_ || monotonic_us() - last_commit_us_ >= kCommitDelayUs;
+}
+
+void Server::hold_for_fsync() {
+  AofState& a = aof_state();
+  const bool on = aof_group_commit_on();  // (off: the policy changed, or the AOF was turned off)
+  if (on && a.durable_bytes < a.written_bytes) {
+    if (commit_now()) {
+      last_released_ = owed_replies();
+      aof_fsync_written();
+      last_commit_us_ = monotonic_us();
+    } else {
+      uv_timer_start(&commit_timer_, [](uv_timer_t*) {}, 1, 0);  // before-sleep decides again
+    }
+  }
+  if (!on || a.durable_bytes >= a.written_bytes) {
+    // Everything written is on disk, so whatever any client is owed may leave: the held ones
+    // join this before-sleep's flush. (queue_flush may close one over its output limits, which
+    // edits held_: the loop works on a detached list.)
+    releasing_.swap(held_);
+    for (Client* c : releasing_) {
+      c->fsync_held = false;
+      queue_flush(c);
+    }
+    releasing_.clear();
+    return;
+  }
+  size_t keep = 0;
+  for (Client* c : pending_) {
+    if (c == busy_caller_ || c->closing) {
+      pending_[keep++] = c;
+      continue;
+    }
+    c->pending_flush = false;
+    if (!c->fsync_held) {
+      c->fsync_held = true;
+      held_.push_back(c);
+    }
+  }
+  pending_.resize(keep);
+}
+
+void Server::write_owed_replies() {
+  for (std::vector<Client*>* list : {&pending_, &held_}) {
+    for (Client* c : *list) {
+      if (!c->closing && !c->out.empty()) {
+        uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));
+        uv_try_write(reinterpret_cast<uv_stream_t*>(&c->tcp), &b, 1);
+      }
+    }
+  }
 }
 
 void Server::on_cron(uv_timer_t* t) { static_cast<Server*>(t->data)->cron(); }
@@ -636,12 +710,7 @@ void Server::loading_events() {
   if (!shutting_down_) return;
   // SHUTDOWN (never saving while loading) or a signal: leave now, as Redis exits from inside
   // its load. The half-loaded dataset is not freed (_exit: no destructors).
-  for (Client* c : pending_) {
-    if (!c->closing && !c->out.empty()) {
-      uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));
-      uv_try_write(reinterpret_cast<uv_stream_t*>(&c->tcp), &b, 1);
-    }
-  }
+  write_owed_replies();
   const ServerOptions& o = server_options();
   if (!o.pidfile.empty()) unlink(o.pidfile.c_str());
   LOG_WARNING("%s is now ready to exit, bye bye...", "Keel");
@@ -692,6 +761,7 @@ int Server::run() {
   uv_check_init(loop_, &read_batch_);
   read_batch_.data = this;
   uv_check_start(&read_batch_, on_read_batch);
+  uv_timer_init(loop_, &commit_timer_);
   uv_timer_init(loop_, &block_timer_);
   block_timer_.data = this;
   uv_signal_init(loop_, &sigterm_);
@@ -725,13 +795,11 @@ int Server::run() {
 
   // Shutdown: flush what clients are owed (best effort), remove the pidfile, exit. Writes other
   // clients ran after the shutdown began reach the AOF before their replies do.
-  if (aof_state().fd != -1) aof_flush(true);
-  for (Client* c : pending_) {
-    if (!c->closing && !c->out.empty()) {
-      uv_buf_t b = uv_buf_init(c->out.data(), static_cast<unsigned>(c->out.size()));
-      uv_try_write(reinterpret_cast<uv_stream_t*>(&c->tcp), &b, 1);
-    }
+  if (aof_state().fd != -1) {
+    aof_flush(true);
+    aof_fsync_written();
   }
+  write_owed_replies();
   if (!o.pidfile.empty()) unlink(o.pidfile.c_str());
   // libuv's signal handler writes to the loop's pipe: a SIGCHLD from a child killed by the
   // shutdown that arrives while static objects are destroyed (seen under ASan, where freeing is

@@ -119,6 +119,14 @@ class Server : public ServerApi {
   static void on_connection(uv_stream_t* server, int status);
   static void on_cron(uv_timer_t* t);
   static void on_before_sleep(uv_prepare_t* p);
+  // appendfsync always (persistence/aof.h, group commit): before-sleep fsyncs what was written,
+  // or, while clients that just got their replies are still sending their next requests, waits
+  // a little for them and holds the replies produced meanwhile (Client::fsync_held).
+  void hold_for_fsync();
+  bool commit_now() const;
+  size_t owed_replies() const;
+  // Shutdown: what every client is owed, written once (best effort, after the final AOF fsync).
+  void write_owed_replies();
   // After epoll's callbacks, every client found readable is read with one batch of recvs
   // (server/io_batch.h), then each one's input is executed.
   static void on_read_batch(uv_check_t* h);
@@ -150,6 +158,11 @@ class Server : public ServerApi {
     std::vector<Client*> clients;
   };
   IoRound flush_round_;
+  std::vector<Client*> held_;          // replies waiting for the group commit's fsync
+  std::vector<Client*> releasing_;     // hold_for_fsync's working list (capacity kept)
+  uv_timer_t commit_timer_;            // wakes the loop for a deferred group commit
+  int64_t last_commit_us_ = 0;         // when the last group commit fsynced
+  size_t last_released_ = 0;           // clients it answered
   IoRound read_round_;                 // the outermost read batch's
   std::vector<Client*> readable_;      // found readable by epoll, not yet read
   int read_depth_ = 0;                 // read batches under way (a busy script nests one)
