@@ -473,7 +473,7 @@ def main():
 
 
 def calibrate(rows):
-    """This machine's system-call, loopback-send and page-fault costs (utils/bench/calibrate.c),
+    """This machine's system-call, loopback-send, page-fault and fsync costs (utils/bench/calibrate.c),
     printed and kept as the first CSV rows: on a virtual machine they move between sessions, and
     every figure here depends on them."""
     exe = os.path.join(ROOT, "build/keel-calibrate")
@@ -483,8 +483,9 @@ def calibrate(rows):
             os.makedirs(os.path.dirname(exe), exist_ok=True)
             subprocess.run(["gcc", "-O2", src, "-luring", "-o", exe], check=True,
                            capture_output=True)
-        line = subprocess.run([exe], check=True, capture_output=True, text=True,
-                              timeout=120).stdout.strip()
+        # fsync_us on the file system the servers' directories are made in (tempfile.mkdtemp).
+        line = subprocess.run([exe, tempfile.gettempdir()], check=True, capture_output=True,
+                              text=True, timeout=120).stdout.strip()
     except (OSError, subprocess.SubprocessError) as e:
         print(f"machine: calibration failed ({e})")
         return

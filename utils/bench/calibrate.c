@@ -6,8 +6,12 @@
  *   uring_send_ns      the same sends, 32 per io_uring call (server/io_batch.h's way)
  *   fault_us           the first touch of an anonymous 4 KB page
  *   cow_fault_us       the parent's first write to a page after fork() (the child sleeping)
+ *   fsync_us           appending 300 bytes to a file and fdatasync()ing it (appendfsync always's
+ *                      cost per loop iteration), in the directory given as the first argument
+ *                      (default: the current one; bench.py gives its servers' temp directory)
  * Output: one line of name=value pairs. Build: gcc -O2 calibrate.c -luring. */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <liburing.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -127,12 +131,34 @@ static void fault_costs(double* fault_us, double* cow_us) {
   munmap(p, REGION);
 }
 
-int main(void) {
+static double fsync_cost_us(const char* dir) {
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/keel-calibrate-%d.aof", dir, (int)getpid());
+  const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+  if (fd == -1) return -1;
+  char line[300];
+  memset(line, 'x', sizeof(line));
+  const int n = 500;
+  double t0 = now_ns();
+  for (int i = 0; i < n; i++) {
+    if (write(fd, line, sizeof(line)) != (ssize_t)sizeof(line) || fdatasync(fd) != 0) {
+      t0 = -1;
+      break;
+    }
+  }
+  const double us = t0 < 0 ? -1 : (now_ns() - t0) / 1000 / n;
+  close(fd);
+  unlink(path);
+  return us;
+}
+
+int main(int argc, char** argv) {
   double w, u, f, c;
   const double s = syscall_ns();
   send_costs(&w, &u);
   fault_costs(&f, &c);
-  printf("syscall_ns=%.0f write_send_ns=%.0f uring_send_ns=%.0f fault_us=%.2f cow_fault_us=%.2f\n", s, w, u,
-         f, c);
+  const double fs = fsync_cost_us(argc > 1 ? argv[1] : ".");
+  printf("syscall_ns=%.0f write_send_ns=%.0f uring_send_ns=%.0f fault_us=%.2f cow_fault_us=%.2f "
+         "fsync_us=%.1f\n", s, w, u, f, c, fs);
   return 0;
 }
