@@ -533,6 +533,7 @@ void aof_flush(bool force) {
 void aof_fsync_written() {
   AofState& a = aof_state();
   if (a.fd == -1 || a.durable_bytes >= a.written_bytes) return;
+  if (aof_options().fsync != kAofFsyncAlways) return;  // (everysec and no: not the loop's job)
   try_fsync(a, false, true);
 }
 
