@@ -136,6 +136,14 @@ def _frames_differ_only_by_sort_err(a, b):
 
 
 ALLOW = [
+    ('command-name-nul',
+     'Redis 7.0 finds a command in a dict hashed over the whole name (with a seed drawn at '
+     'start-up) but compared with strcasecmp, which stops at a NUL: "get\\x00" reaches GET '
+     'only when its hash happens to land in GET\'s bucket, so a reference process answers '
+     'either "unknown command" (as Keel always does) or GET\'s error. Seen once in CI; 12 '
+     'fresh redis-server processes here all said unknown command.',
+     lambda c, a, b: '\x00' in c[0] and _ref_err(a, 'unknown command') and
+     _ref_err(b, 'wrong number of arguments')),
     ('bit-args-before-key',
      'Redis 8.0 (PR #11734) checks BITCOUNT/BITPOS arguments before the key: a syntax or '
      'number error wins over WRONGTYPE and over the 0 of a missing key. 7.0 looks the key up '
