@@ -402,8 +402,8 @@ void Server::on_before_sleep(uv_prepare_t* p) {
     s->evict_idle_on_ = false;
   }
   // The AOF is written before any reply of this iteration leaves: a client never sees an
-  // acknowledgement for a write not yet in the file. With appendfsync always the replies also
-  // wait for the fsync of what was written, which runs while the loop goes on (hold_for_fsync).
+  // acknowledgement for a write not yet in the file. With appendfsync always they also wait for
+  // the fsync of what was written (the group commit, hold_for_fsync).
   if (KEEL_UNLIKELY(aof_state().fd != -1)) aof_flush(false);
   replication_flush_replicas(s->shutting_down_);
   if (KEEL_UNLIKELY(!s->held_.empty() || aof_group_commit_on())) s->hold_for_fsync();
@@ -452,16 +452,13 @@ size_t Server::owed_replies() const {
   return n;
 }
 
-bool Server::commit_now() const {
-  return owed_replies() >= last_released_ || monotonic_us() - last_commit_us_ >= kCommitDelayUs;
-}
-
 void Server::hold_for_fsync() {
   AofState& a = aof_state();
   const bool on = aof_group_commit_on();  // (off: the policy changed, or the AOF was turned off)
   if (on && a.durable_bytes < a.written_bytes) {
-    if (commit_now()) {
-      last_released_ = owed_replies();
+    const size_t owed = owed_replies();
+    if (owed >= last_released_ || monotonic_us() - last_commit_us_ >= kCommitDelayUs) {
+      last_released_ = owed;
       aof_fsync_written();
       last_commit_us_ = monotonic_us();
     } else {

@@ -123,7 +123,6 @@ class Server : public ServerApi {
   // or, while clients that just got their replies are still sending their next requests, waits
   // a little for them and holds the replies produced meanwhile (Client::fsync_held).
   void hold_for_fsync();
-  bool commit_now() const;
   size_t owed_replies() const;
   // Shutdown: what every client is owed, written once (best effort, after the final AOF fsync).
   void write_owed_replies();
