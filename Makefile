@@ -19,6 +19,7 @@ CHECK_RDB := src/keel-check-rdb
 CHECK_AOF := src/keel-check-aof
 UNIT      := $(BUILD)/keel-unit
 LOADGEN   := $(BUILD)/keel-loadgen
+NULLSRV   := $(BUILD)/keel-nullserver
 
 .PHONY: all deps run test test-quick test-unit test-tcl bench asan test-asan check-layers check-codegen clean \
         fuzz fuzz-deps fuzz-build fuzz-seeds
@@ -49,6 +50,11 @@ $(LOADGEN): utils/bench/loadgen.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -o $@ $<
 
+# The benchmark's floor server (utils/bench/nullserver.cc): answers +OK to everything.
+$(NULLSRV): utils/bench/nullserver.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -o $@ $< -luring
+
 $(UNIT): $(OBJS) $(TEST_OBJS)
 	$(CXX) $(CXXFLAGS) -o $@ $^ -lgtest -lgtest_main $(LDLIBS)
 
@@ -75,7 +81,7 @@ test: test-quick
 	@$(MAKE) --no-print-directory test-asan
 
 test-quick: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN) $(FUZZ_SEED_BINS)
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(LOADGEN) $(NULLSRV) $(FUZZ_SEED_BINS)
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory check-codegen
 	@$(MAKE) --no-print-directory test-unit
@@ -83,7 +89,7 @@ test-quick: deps
 	@$(MAKE) --no-print-directory test-tcl
 	@$(MAKE) --no-print-directory test-cmdfuzz
 
-bench: deps $(SERVER) $(LOADGEN)
+bench: deps $(SERVER) $(LOADGEN) $(NULLSRV)
 	bash utils/bench/run.sh $(BENCH_ARGS)
 
 # ASan + UBSan build in its own directory, with the C library allocator (sanitizers replace

@@ -84,6 +84,28 @@ class Server:
 
 
 LOADGEN = os.path.join(ROOT, "build/keel-loadgen")
+NULLSERVER = os.path.join(ROOT, "build/keel-nullserver")
+
+
+class NullServer(Server):
+    """utils/bench/nullserver.cc: +OK to every command, nothing else. Its CPU per op in the same
+    rounds is the floor of a row (what the socket I/O alone costs); `plain` gives Redis's I/O
+    shape (a read and a write per client), otherwise Keel's (io_uring batches)."""
+
+    def __init__(self, name, pin, plain=False):
+        self.name, self.binary = name, NULLSERVER
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
+        cmd = [NULLSERVER] + (["--plain"] if plain else []) + [str(self.port)]
+        if pin is not None and shutil.which("taskset"):
+            cmd = ["taskset", "-c", str(pin)] + cmd
+        self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),
+                                     stderr=subprocess.STDOUT)
+        for _ in range(600):
+            if self.cli("PING") == "OK":
+                return
+            time.sleep(0.05)
+        raise SystemExit(f"{name} did not start; see {self.dir}/log")
 
 
 def bench(srv, args, client_pin, tool="redis-benchmark"):
@@ -192,18 +214,22 @@ def fit_duration(servers, wl, client_pin, seconds):
     return out
 
 
-def side_by_side(keel, ref, wl, rounds, client_pin, rows, seconds=0):
+def side_by_side(keel, ref, wl, rounds, client_pin, rows, seconds=0, floors=()):
     """One workload on both servers, interleaved: prints and records the medians and ratios.
-    With seconds > 0 the request count is first fitted to that run length (fit_duration)."""
+    With seconds > 0 the request count is first fitted to that run length (fit_duration).
+    Each of `floors` (NullServer) runs in the same rounds: a row "<name> floor <server>" with
+    its figures in the Keel columns against the reference's."""
     if seconds > 0:
         wl = fit_duration([keel, ref], wl, client_pin, seconds)
-    m = measure([keel, ref], wl, rounds, client_pin)
-    k, r = m["keel"], m["reference"]
-    row = [wl["name"], k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
-           k[3] / r[3] if r[3] else float("nan"), k[4], r[4], wl["n"]]
-    rows.append(row)
-    print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
-          "cpu/op %.3f/%.3f us x%.2f | server busy %.0f%%/%.0f%% | n %d" % tuple(row), flush=True)
+    m = measure([keel, ref] + list(floors), wl, rounds, client_pin)
+    r = m["reference"]
+    for name, label in [(keel.name, wl["name"])] + [(f.name, f"{wl['name']} floor {f.name}") for f in floors]:
+        k = m[name]
+        row = [label, k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
+               k[3] / r[3] if r[3] else float("nan"), k[4], r[4], wl["n"]]
+        rows.append(row)
+        print("%-24s keel %9.0f ref %9.0f rps x%.2f | p50 %.3f/%.3f p99 %.3f/%.3f ms | "
+              "cpu/op %.3f/%.3f us x%.2f | server busy %.0f%%/%.0f%% | n %d" % tuple(row), flush=True)
 
 
 def load_pipe(srv, count, make):

@@ -1,0 +1,191 @@
+// keel-nullserver: the floor under a benchmark row. It accepts RESP connections and answers
+// every command with +OK without looking at it: no keyspace, no AOF, nothing but the socket
+// I/O. Its CPU per operation, measured in the same interleaved rounds as Keel and the
+// reference, is what any server pays for that row's traffic on this machine (the kernel's
+// TCP work for each request and reply, the wake-ups, the system calls). Where a row's client
+// saturates first (-P 1 on two cores), a server faster than the client cannot do better than
+// this figure however little it does per command. Used by utils/bench/aof.py; not part of
+// the server and includes nothing from src/.
+//
+// Two I/O shapes, so the floor is measured for each way of doing the I/O:
+//   default   Keel's: level-triggered epoll, then the reads of every readable client in one
+//             io_uring_enter, then the replies of the iteration in one more.
+//   --plain   Redis's: one read() per readable client and one write() per reply.
+//
+// usage: keel-nullserver [--plain] PORT
+#include <liburing.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr size_t kReadSize = 16 * 1024;
+constexpr unsigned kRingEntries = 256;
+
+struct Conn {
+  int fd = -1;
+  std::string in;   // bytes not yet part of a whole command
+  std::string out;  // replies not yet sent
+};
+
+// Length of the first whole command in s (a RESP array of bulks, or an inline line), or 0.
+size_t command_length(const std::string& s, size_t from) {
+  const size_t eol = s.find("\r\n", from);
+  if (eol == std::string::npos) return 0;
+  if (s[from] != '*') return eol + 2 - from;  // inline command: one line
+  const long n = std::strtol(s.c_str() + from + 1, nullptr, 10);
+  size_t pos = eol + 2;
+  for (long i = 0; i < n; i++) {
+    const size_t e = s.find("\r\n", pos);
+    if (e == std::string::npos || s[pos] != '$') return 0;
+    const size_t len = static_cast<size_t>(std::strtol(s.c_str() + pos + 1, nullptr, 10));
+    pos = e + 2 + len + 2;
+    if (pos > s.size()) return 0;
+  }
+  return pos - from;
+}
+
+// Appends one +OK per whole command in c->in to c->out; keeps the rest.
+void answer(Conn* c) {
+  size_t pos = 0, len;
+  while (pos < c->in.size() && (len = command_length(c->in, pos)) != 0) {
+    pos += len;
+    c->out += "+OK\r\n";
+  }
+  c->in.erase(0, pos);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool plain = false;
+  int port = 0;
+  for (int i = 1; i < argc; i++) {
+    if (std::strcmp(argv[i], "--plain") == 0) {
+      plain = true;
+    } else {
+      port = std::atoi(argv[i]);
+    }
+  }
+  if (port <= 0) {
+    std::fprintf(stderr, "usage: keel-nullserver [--plain] PORT\n");
+    return 2;
+  }
+  io_uring ring;
+  if (!plain && io_uring_queue_init(kRingEntries, &ring, 0) < 0) {
+    std::fprintf(stderr, "keel-nullserver: io_uring unavailable, using --plain\n");
+    plain = true;
+  }
+  const int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  const int one = 1;
+  setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(ls, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || listen(ls, 511) != 0) {
+    std::perror("keel-nullserver: bind/listen");
+    return 1;
+  }
+  const int ep = epoll_create1(0);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = nullptr;  // the listening socket
+  epoll_ctl(ep, EPOLL_CTL_ADD, ls, &ev);
+
+  std::vector<epoll_event> events(kRingEntries);  // one ring round per iteration
+  std::vector<Conn*> readable, replying;
+  std::vector<char> bufs;
+  for (;;) {
+    const int n = epoll_wait(ep, events.data(), static_cast<int>(events.size()), -1);
+    if (n < 0 && errno == EINTR) continue;
+    readable.clear();
+    for (int i = 0; i < n; i++) {
+      Conn* c = static_cast<Conn*>(events[i].data.ptr);
+      if (c != nullptr) {
+        readable.push_back(c);
+        continue;
+      }
+      int fd;
+      while ((fd = accept4(ls, nullptr, nullptr, SOCK_NONBLOCK)) >= 0) {
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        Conn* nc = new Conn;
+        nc->fd = fd;
+        epoll_event cev{};
+        cev.events = EPOLLIN;
+        cev.data.ptr = nc;
+        epoll_ctl(ep, EPOLL_CTL_ADD, fd, &cev);
+      }
+    }
+    // Reads: each readable client's bytes, then its commands answered.
+    std::vector<ssize_t> got(readable.size());
+    bufs.resize(readable.size() * kReadSize);
+    if (plain) {
+      for (size_t i = 0; i < readable.size(); i++) {
+        const ssize_t r = read(readable[i]->fd, &bufs[i * kReadSize], kReadSize);
+        got[i] = r >= 0 ? r : -errno;
+      }
+    } else if (!readable.empty()) {
+      for (size_t i = 0; i < readable.size(); i++) {
+        io_uring_sqe* sqe = io_uring_get_sqe(&ring);
+        io_uring_prep_recv(sqe, readable[i]->fd, &bufs[i * kReadSize], kReadSize, MSG_DONTWAIT);
+        io_uring_sqe_set_data64(sqe, i);
+      }
+      io_uring_submit_and_wait(&ring, static_cast<unsigned>(readable.size()));
+      unsigned head, seen = 0;
+      io_uring_cqe* cqe;
+      io_uring_for_each_cqe(&ring, head, cqe) {
+        got[io_uring_cqe_get_data64(cqe)] = cqe->res;
+        seen++;
+      }
+      io_uring_cq_advance(&ring, seen);
+    }
+    replying.clear();
+    for (size_t i = 0; i < readable.size(); i++) {
+      Conn* c = readable[i];
+      if (got[i] == 0 || (got[i] < 0 && got[i] != -EAGAIN && got[i] != -EINTR)) {
+        close(c->fd);  // also leaves the epoll set
+        delete c;
+        continue;
+      }
+      if (got[i] < 0) continue;
+      c->in.append(&bufs[i * kReadSize], static_cast<size_t>(got[i]));
+      answer(c);
+      if (!c->out.empty()) replying.push_back(c);
+    }
+    // Replies: small, so a send takes them whole; a partial one keeps its rest for the next
+    // readable event of that client (the load generators wait for every reply before sending).
+    if (plain || replying.size() < 2) {
+      for (Conn* c : replying) {
+        const ssize_t w = send(c->fd, c->out.data(), c->out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) c->out.erase(0, static_cast<size_t>(w));
+      }
+    } else {
+      for (size_t i = 0; i < replying.size(); i++) {
+        io_uring_sqe* sqe = io_uring_get_sqe(&ring);
+        io_uring_prep_send(sqe, replying[i]->fd, replying[i]->out.data(), replying[i]->out.size(),
+                           MSG_NOSIGNAL | MSG_DONTWAIT);
+        io_uring_sqe_set_data64(sqe, i);
+      }
+      io_uring_submit_and_wait(&ring, static_cast<unsigned>(replying.size()));
+      unsigned head, seen = 0;
+      io_uring_cqe* cqe;
+      io_uring_for_each_cqe(&ring, head, cqe) {
+        Conn* c = replying[io_uring_cqe_get_data64(cqe)];
+        if (cqe->res > 0) c->out.erase(0, static_cast<size_t>(cqe->res));
+        seen++;
+      }
+      io_uring_cq_advance(&ring, seen);
+    }
+  }
+}
