@@ -8,8 +8,10 @@
    /proc/PID/stat, which includes Keel's background fsync thread and Redis's bio threads.
    The -P1 rows without `always` also run, in the same rounds, two servers that answer
    +OK to everything and do nothing else (utils/bench/nullserver.cc, with Keel's io_uring I/O
-   and with Redis's read/write I/O): rows "... floor null-uring / null-plain", the CPU per op
-   any server pays there for the socket I/O alone, so Keel's figure can be read against it.
+   and with Redis's read/write I/O; with everysec they also append each iteration's input to a
+   file before replying): rows "... floor null-uring / null-plain", the CPU per op any server
+   pays there for the socket I/O (and the AOF write) alone, so Keel's figure can be read
+   against it.
 2. BGREWRITEAOF of a DEBUG POPULATE dataset (default 10M keys): wall time from the command until
    `aof_rewrite_in_progress:0`, and the size of the new base.
 3. Loading an AOF made of that base (an RDB preamble) and 1M incremental SETs (random
@@ -71,26 +73,31 @@ def write_workloads(quick, loadgen):
 
 
 def run(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only="", n_keys=0):
-    # The floor of the -P1 rows (bench.NullServer): there the client saturates its core
-    # first, and a server that does nothing at all pays the kernel's TCP work per request.
-    floors = []
-    if os.path.exists(bench.NULLSERVER):
-        floors = [bench.NullServer("null-uring", pin[0]), bench.NullServer("null-plain", pin[0], plain=True)]
-    try:
-        run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only, floors)
-    finally:
-        for f in floors:
-            f.stop()
+    run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only)
     run_rewrite_load(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, n_keys)
 
 
-def run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only, floors):
+def floor_servers(bench, pin, fsync):
+    """The floor of the -P1 rows (bench.NullServer): there the client saturates its core first,
+    and a server that does nothing pays the kernel's work per request all the same. With
+    everysec they also write each iteration's input to a file before replying, as both servers
+    do. None for `always`, where the fsync decides."""
+    if fsync == "always" or not os.path.exists(bench.NULLSERVER):
+        return []
+    aof = fsync == "everysec"
+    return [bench.NullServer("null-uring", pin[0], aof=aof),
+            bench.NullServer("null-plain", pin[0], plain=True, aof=aof)]
+
+
+def run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only):
     for fsync in ("off", "everysec", "always"):
         keel = AofServer("keel", keel_bin, pin[0], fsync)
         ref = AofServer("reference", ref_bin, pin[0], fsync)
+        floors = []
         try:
             keel.start()
             ref.start()
+            floors = floor_servers(bench, pin, fsync)
             for wl in write_workloads(quick, loadgen):
                 if only and not re.search(only, wl["name"], re.I):
                     continue
@@ -99,7 +106,7 @@ def run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only
                 if fsync == "always":
                     wl["n"] = max(10000, wl["n"] // 4)
                     wl["args"] = bench.with_requests(wl["args"], wl["n"])
-                row_floors = floors if re.search(r"-P1\b", wl["name"]) and fsync != "always" else ()
+                row_floors = floors if re.search(r"-P1\b", wl["name"]) else ()
                 bench.side_by_side(keel, ref, wl, rounds, pin[1], rows, 0, row_floors)
                 for s in (keel, ref):  # the next row starts from an empty AOF history
                     s.cli("FLUSHALL")
@@ -109,6 +116,8 @@ def run_writes(keel_bin, ref_bin, bench, loadgen, pin, rounds, quick, rows, only
         finally:
             keel.remove()
             ref.remove()
+            for f in floors:
+                f.stop()
 
 
 def run_rewrite_load(keel_bin, ref_bin, bench, pin, rounds, quick, rows, only, n_keys):

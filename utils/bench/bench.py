@@ -90,13 +90,15 @@ NULLSERVER = os.path.join(ROOT, "build/keel-nullserver")
 class NullServer(Server):
     """utils/bench/nullserver.cc: +OK to every command, nothing else. Its CPU per op in the same
     rounds is the floor of a row (what the socket I/O alone costs); `plain` gives Redis's I/O
-    shape (a read and a write per client), otherwise Keel's (io_uring batches)."""
+    shape (a read and a write per client), otherwise Keel's (io_uring batches); `aof` appends
+    each iteration's input to a file in its directory before the replies."""
 
-    def __init__(self, name, pin, plain=False):
+    def __init__(self, name, pin, plain=False, aof=False):
         self.name, self.binary = name, NULLSERVER
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        cmd = [NULLSERVER] + (["--plain"] if plain else []) + [str(self.port)]
+        cmd = ([NULLSERVER] + (["--plain"] if plain else []) +
+               (["--aof", os.path.join(self.dir, "null.aof")] if aof else []) + [str(self.port)])
         if pin is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(pin)] + cmd
         self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),

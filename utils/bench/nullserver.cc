@@ -11,12 +11,16 @@
 //   default   Keel's: level-triggered epoll, then the reads of every readable client in one
 //             io_uring_enter, then the replies of the iteration in one more.
 //   --plain   Redis's: one read() per readable client and one write() per reply.
+// With --aof FILE it also appends each iteration's input to FILE in one write() before any
+// reply of that iteration leaves, what both servers do under appendfsync everysec (the fsync
+// itself is on their background threads): the floor of a row with an append-only file.
 //
-// usage: keel-nullserver [--plain] PORT
+// usage: keel-nullserver [--plain] [--aof FILE] PORT
 #include <liburing.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,16 +73,22 @@ void answer(Conn* c) {
 
 int main(int argc, char** argv) {
   bool plain = false;
-  int port = 0;
+  int port = 0, aof = -1;
   for (int i = 1; i < argc; i++) {
     if (std::strcmp(argv[i], "--plain") == 0) {
       plain = true;
+    } else if (std::strcmp(argv[i], "--aof") == 0 && i + 1 < argc) {
+      aof = open(argv[++i], O_WRONLY | O_CREAT | O_APPEND | O_TRUNC | O_CLOEXEC, 0644);
+      if (aof < 0) {
+        std::perror("keel-nullserver: --aof");
+        return 1;
+      }
     } else {
       port = std::atoi(argv[i]);
     }
   }
   if (port <= 0) {
-    std::fprintf(stderr, "usage: keel-nullserver [--plain] PORT\n");
+    std::fprintf(stderr, "usage: keel-nullserver [--plain] [--aof FILE] PORT\n");
     return 2;
   }
   io_uring ring;
@@ -106,6 +116,7 @@ int main(int argc, char** argv) {
   std::vector<epoll_event> events(kRingEntries);  // one ring round per iteration
   std::vector<Conn*> readable, replying;
   std::vector<char> bufs;
+  std::string log;  // --aof: this iteration's input
   for (;;) {
     const int n = epoll_wait(ep, events.data(), static_cast<int>(events.size()), -1);
     if (n < 0 && errno == EINTR) continue;
@@ -160,8 +171,13 @@ int main(int argc, char** argv) {
       }
       if (got[i] < 0) continue;
       c->in.append(&bufs[i * kReadSize], static_cast<size_t>(got[i]));
+      if (aof != -1) log.append(&bufs[i * kReadSize], static_cast<size_t>(got[i]));
       answer(c);
       if (!c->out.empty()) replying.push_back(c);
+    }
+    if (!log.empty()) {
+      if (write(aof, log.data(), log.size()) < 0) std::perror("keel-nullserver: write");
+      log.clear();
     }
     // Replies: small, so a send takes them whole; a partial one keeps its rest for the next
     // readable event of that client (the load generators wait for every reply before sending).
