@@ -49,22 +49,26 @@ def cpu_ticks(pid):
 
 
 class Server:
+    PING_REPLY = "PONG"  # what redis-cli prints for PING once the server is up
+
     def __init__(self, name, binary, pin, extra=(), wrap=()):
         self.name, self.binary = name, binary
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        cmd = list(wrap) + [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                            "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"]
-        cmd += list(extra)
+        cmd = list(wrap) + self.command_line(extra)
         if pin is not None and shutil.which("taskset"):
             cmd = ["taskset", "-c", str(pin)] + cmd
         self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),
                                      stderr=subprocess.STDOUT)
         for _ in range(600):
-            if self.cli("PING") == "PONG":
+            if self.cli("PING") == self.PING_REPLY:
                 return
             time.sleep(0.05)
         raise SystemExit(f"{name} did not start; see {self.dir}/log")
+
+    def command_line(self, extra):
+        return [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"] + list(extra)
 
     def cli(self, *args):
         r = subprocess.run(["redis-cli", "-p", str(self.port)] + [str(a) for a in args],
@@ -93,21 +97,15 @@ class NullServer(Server):
     shape (a read and a write per client), otherwise Keel's (io_uring batches); `aof` appends
     each iteration's input to a file in its directory before the replies."""
 
+    PING_REPLY = "OK"
+
     def __init__(self, name, pin, plain=False, aof=False):
-        self.name, self.binary = name, NULLSERVER
-        self.port = free_port()
-        self.dir = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        cmd = ([NULLSERVER] + (["--plain"] if plain else []) +
-               (["--aof", os.path.join(self.dir, "null.aof")] if aof else []) + [str(self.port)])
-        if pin is not None and shutil.which("taskset"):
-            cmd = ["taskset", "-c", str(pin)] + cmd
-        self.proc = subprocess.Popen(cmd, stdout=open(os.path.join(self.dir, "log"), "w"),
-                                     stderr=subprocess.STDOUT)
-        for _ in range(600):
-            if self.cli("PING") == "OK":
-                return
-            time.sleep(0.05)
-        raise SystemExit(f"{name} did not start; see {self.dir}/log")
+        self.plain, self.aof = plain, aof
+        super().__init__(name, NULLSERVER, pin)
+
+    def command_line(self, extra):
+        return ([self.binary] + (["--plain"] if self.plain else []) +
+                (["--aof", os.path.join(self.dir, "null.aof")] if self.aof else []) + [str(self.port)])
 
 
 def bench(srv, args, client_pin, tool="redis-benchmark"):
