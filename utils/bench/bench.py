@@ -68,7 +68,8 @@ class Server:
 
     def command_line(self, extra):
         return [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes"] + list(extra)
+                "--appendonly", "no", "--dir", self.dir, "--enable-debug-command", "yes",
+                *extra]
 
     def cli(self, *args):
         r = subprocess.run(["redis-cli", "-p", str(self.port)] + [str(a) for a in args],
@@ -104,8 +105,8 @@ class NullServer(Server):
         super().__init__(name, NULLSERVER, pin)
 
     def command_line(self, extra):
-        return ([self.binary] + (["--plain"] if self.plain else []) +
-                (["--aof", os.path.join(self.dir, "null.aof")] if self.aof else []) + [str(self.port)])
+        aof = ["--aof", os.path.join(self.dir, "null.aof")] if self.aof else []
+        return [self.binary] + (["--plain"] if self.plain else []) + aof + [str(self.port)]
 
 
 def bench(srv, args, client_pin, tool="redis-benchmark"):
@@ -223,7 +224,8 @@ def side_by_side(keel, ref, wl, rounds, client_pin, rows, seconds=0, floors=()):
         wl = fit_duration([keel, ref], wl, client_pin, seconds)
     m = measure([keel, ref] + list(floors), wl, rounds, client_pin)
     r = m["reference"]
-    for name, label in [(keel.name, wl["name"])] + [(f.name, f"{wl['name']} floor {f.name}") for f in floors]:
+    labels = [(keel.name, wl["name"])] + [(f.name, f"{wl['name']} floor {f.name}") for f in floors]
+    for name, label in labels:
         k = m[name]
         row = [label, k[0], r[0], k[0] / r[0], k[1], r[1], k[2], r[2], k[3], r[3],
                k[3] / r[3] if r[3] else float("nan"), k[4], r[4], wl["n"]]

@@ -35,12 +35,45 @@ namespace {
 
 constexpr size_t kReadSize = 16 * 1024;
 constexpr unsigned kRingEntries = 256;
+constexpr int kSendFlags = MSG_NOSIGNAL | MSG_DONTWAIT;
 
 struct Conn {
   int fd = -1;
-  std::string in;   // bytes not yet part of a whole command
-  std::string out;  // replies not yet sent
+  std::string in;           // bytes not yet part of a whole command
+  std::string out;          // replies not yet sent
+  bool want_write = false;  // EPOLLOUT registered: a send left part of `out`
 };
+
+// Runs n requests in one io_uring_enter: prep(sqe, i) fills request i, done(i, res) takes its
+// result. MSG_DONTWAIT requests complete inline, so waiting for all n never sleeps.
+template <class Prep, class Done>
+void ring_batch(io_uring* ring, size_t n, Prep prep, Done done) {
+  for (size_t i = 0; i < n; i++) {
+    io_uring_sqe* sqe = io_uring_get_sqe(ring);
+    prep(sqe, i);
+    io_uring_sqe_set_data64(sqe, i);
+  }
+  io_uring_submit_and_wait(ring, static_cast<unsigned>(n));
+  unsigned head, seen = 0;
+  io_uring_cqe* cqe;
+  io_uring_for_each_cqe(ring, head, cqe) {
+    done(io_uring_cqe_get_data64(cqe), cqe->res);
+    seen++;
+  }
+  io_uring_cq_advance(ring, seen);
+}
+
+// Sends what c is owed; a partial send waits for EPOLLOUT (registered or dropped here).
+void after_send(int ep, Conn* c, ssize_t sent) {
+  if (sent > 0) c->out.erase(0, static_cast<size_t>(sent));
+  const bool want = !c->out.empty();
+  if (want == c->want_write) return;
+  c->want_write = want;
+  epoll_event ev{};
+  ev.events = want ? uint32_t{EPOLLIN | EPOLLOUT} : uint32_t{EPOLLIN};
+  ev.data.ptr = c;
+  epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
 
 // Length of the first whole command in s (a RESP array of bulks, or an inline line), or 0.
 size_t command_length(const std::string& s, size_t from) {
@@ -116,6 +149,7 @@ int main(int argc, char** argv) {
   std::vector<epoll_event> events(kRingEntries);  // one ring round per iteration
   std::vector<Conn*> readable, replying;
   std::vector<char> bufs;
+  std::vector<ssize_t> got;
   std::string log;  // --aof: this iteration's input
   for (;;) {
     const int n = epoll_wait(ep, events.data(), static_cast<int>(events.size()), -1);
@@ -124,7 +158,10 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; i++) {
       Conn* c = static_cast<Conn*>(events[i].data.ptr);
       if (c != nullptr) {
-        readable.push_back(c);
+        if (events[i].events & EPOLLOUT) {
+          after_send(ep, c, send(c->fd, c->out.data(), c->out.size(), kSendFlags));
+        }
+        if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) readable.push_back(c);
         continue;
       }
       int fd;
@@ -139,7 +176,7 @@ int main(int argc, char** argv) {
       }
     }
     // Reads: each readable client's bytes, then its commands answered.
-    std::vector<ssize_t> got(readable.size());
+    got.assign(readable.size(), 0);
     bufs.resize(readable.size() * kReadSize);
     if (plain) {
       for (size_t i = 0; i < readable.size(); i++) {
@@ -147,19 +184,12 @@ int main(int argc, char** argv) {
         got[i] = r >= 0 ? r : -errno;
       }
     } else if (!readable.empty()) {
-      for (size_t i = 0; i < readable.size(); i++) {
-        io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-        io_uring_prep_recv(sqe, readable[i]->fd, &bufs[i * kReadSize], kReadSize, MSG_DONTWAIT);
-        io_uring_sqe_set_data64(sqe, i);
-      }
-      io_uring_submit_and_wait(&ring, static_cast<unsigned>(readable.size()));
-      unsigned head, seen = 0;
-      io_uring_cqe* cqe;
-      io_uring_for_each_cqe(&ring, head, cqe) {
-        got[io_uring_cqe_get_data64(cqe)] = cqe->res;
-        seen++;
-      }
-      io_uring_cq_advance(&ring, seen);
+      ring_batch(
+          &ring, readable.size(),
+          [&](io_uring_sqe* sqe, size_t i) {
+            io_uring_prep_recv(sqe, readable[i]->fd, &bufs[i * kReadSize], kReadSize, MSG_DONTWAIT);
+          },
+          [&](size_t i, int res) { got[i] = res; });
     }
     replying.clear();
     for (size_t i = 0; i < readable.size(); i++) {
@@ -179,29 +209,20 @@ int main(int argc, char** argv) {
       if (write(aof, log.data(), log.size()) < 0) std::perror("keel-nullserver: write");
       log.clear();
     }
-    // Replies: small, so a send takes them whole; a partial one keeps its rest for the next
-    // readable event of that client (the load generators wait for every reply before sending).
+    // Replies: one send per client (or one io_uring call for all); a partial one finishes on
+    // EPOLLOUT.
     if (plain || replying.size() < 2) {
       for (Conn* c : replying) {
-        const ssize_t w = send(c->fd, c->out.data(), c->out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w > 0) c->out.erase(0, static_cast<size_t>(w));
+        after_send(ep, c, send(c->fd, c->out.data(), c->out.size(), kSendFlags));
       }
     } else {
-      for (size_t i = 0; i < replying.size(); i++) {
-        io_uring_sqe* sqe = io_uring_get_sqe(&ring);
-        io_uring_prep_send(sqe, replying[i]->fd, replying[i]->out.data(), replying[i]->out.size(),
-                           MSG_NOSIGNAL | MSG_DONTWAIT);
-        io_uring_sqe_set_data64(sqe, i);
-      }
-      io_uring_submit_and_wait(&ring, static_cast<unsigned>(replying.size()));
-      unsigned head, seen = 0;
-      io_uring_cqe* cqe;
-      io_uring_for_each_cqe(&ring, head, cqe) {
-        Conn* c = replying[io_uring_cqe_get_data64(cqe)];
-        if (cqe->res > 0) c->out.erase(0, static_cast<size_t>(cqe->res));
-        seen++;
-      }
-      io_uring_cq_advance(&ring, seen);
+      ring_batch(
+          &ring, replying.size(),
+          [&](io_uring_sqe* sqe, size_t i) {
+            const Conn* c = replying[i];
+            io_uring_prep_send(sqe, c->fd, c->out.data(), c->out.size(), kSendFlags);
+          },
+          [&](size_t i, int res) { after_send(ep, replying[i], res); });
     }
   }
 }
