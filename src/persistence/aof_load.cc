@@ -269,8 +269,9 @@ AofLoadStatus aof_load_file(const std::string& name, bool last, uint64_t before)
       ret = AofLoadStatus::kFailed;
       break;
     }
-    if (is_multi(argv[0]) && !in_multi) {
-      valid_before_multi = valid_up_to;
+    if (is_multi(argv[0])) {
+      // A MULTI inside a transaction changes nothing (Redis's EXEC refuses the nested one).
+      if (!in_multi) valid_before_multi = valid_up_to;
       in_multi = true;
     } else if (in_multi && is_exec(argv[0])) {
       std::vector<std::string_view> views;
@@ -298,9 +299,14 @@ AofLoadStatus aof_load_file(const std::string& name, bool last, uint64_t before)
   // A transaction without its EXEC at the end is treated as a short read: it is dropped.
   if (!truncated && in_multi) {
     LOG_WARNING("Revert incomplete MULTI/EXEC transaction in AOF file %s", name.c_str());
-    valid_up_to = valid_before_multi;
     truncated = true;
   }
+  // Cut before an unfinished transaction also when its last command is cut short. (Redis 7.0
+  // cuts after the last whole command, inside the transaction: what the server appends next
+  // then belongs to that MULTI, and the next load reverts it with it, acknowledged writes
+  // included. A SIGKILL during the AOF write of a MULTI or a script's effects leaves such a
+  // file.)
+  if (in_multi) valid_up_to = valid_before_multi;
   if (!truncated) return AofLoadStatus::kOk;
   if (o.load_truncated && last) {
     LOG_WARNING("!!! Warning: short read while loading the AOF file %s!!!", name.c_str());

@@ -130,6 +130,26 @@ def check_contents(r, m):
     return errors
 
 
+def fail(args, msg):
+    """Exits 1 with `msg` and what explains it: the manifest, the files' sizes and the server
+    log's last lines (the test directory is removed after the run)."""
+    lines = [msg]
+    aof = os.path.join(args.dir, "appendonlydir")
+    try:
+        with open(os.path.join(aof, "appendonly.aof.manifest")) as f:
+            lines.append("manifest: " + f.read().strip().replace("\n", " | "))
+        lines.append("files: " + ", ".join("%s %d" % (n, os.path.getsize(os.path.join(aof, n)))
+                                           for n in sorted(os.listdir(aof))))
+    except OSError as e:
+        lines.append("no AOF directory: %s" % e)
+    try:
+        with open(os.path.join(args.dir, "server.log")) as f:
+            lines.append("server.log, last lines:\n" + "".join(f.readlines()[-40:]))
+    except OSError:
+        pass
+    sys.exit("\n".join(lines))
+
+
 def start_server(args):
     cmd = [args.server, "--port", str(args.port), "--bind", "127.0.0.1", "--dir", args.dir,
            "--appendonly", "yes", "--appendfsync", args.fsync, "--save", "",
@@ -148,7 +168,7 @@ def start_server(args):
         except redis.exceptions.ConnectionError:
             pass
         if p.poll() is not None:
-            sys.exit("server exited at start-up (status %s); see %s" % (p.returncode, args.dir))
+            fail(args, "server exited at start-up (status %s)" % p.returncode)
         if time.time() > deadline:
             sys.exit("server did not answer PING")
         time.sleep(0.02)
@@ -223,20 +243,21 @@ def main():
             if k < acked + 1:
                 probe.apply(k)
         if matched is None:
-            sys.exit("round %d: dataset %s is no prefix of the %d operations (acked %d, seed %d)"
-                     % (rnd_no, sig, acked + 1, acked, args.seed))
+            fail(args, "round %d: dataset %s is no prefix of the %d operations (acked %d, seed %d)"
+                 % (rnd_no, sig, acked + 1, acked, args.seed))
         lost = max(0, acked - matched)
         lost_age = 0.0
         if lost:
             oldest_lost_ack = acked_times[matched - start_i]
             lost_age = kill_time - oldest_lost_ack
             if args.allow_loss_sec <= 0 or kill_time - oldest_lost_ack > args.allow_loss_sec:
-                sys.exit("round %d: %d acknowledged writes lost (acked %d, found %d, seed %d)"
-                         % (rnd_no, lost, acked, matched, args.seed))
+                fail(args, "round %d: %d acknowledged writes lost (acked %d, found %d, seed %d); "
+                     "dataset %s, contents against the prefix found: %s"
+                     % (rnd_no, lost, acked, matched, args.seed, sig, check_contents(r, probe) or "same"))
         total_lost += lost
         errs = check_contents(r, probe)
         if errs:
-            sys.exit("round %d: contents differ: %s (seed %d)" % (rnd_no, errs, args.seed))
+            fail(args, "round %d: contents differ: %s (seed %d)" % (rnd_no, errs, args.seed))
         model = probe
         print("round %d: %d ops, acked %d, found %d, lost %d%s%s" % (
             rnd_no, acked - start_i, acked, matched, lost,
