@@ -132,7 +132,7 @@ def check_contents(r, m):
 
 def fail(args, msg):
     """Exits 1 with `msg` and what explains it: the manifest, the files' sizes and the server
-    log's last lines (the test directory is removed after the run)."""
+    log's last lines (CI keeps only the test's output, not its directory)."""
     lines = [msg]
     aof = os.path.join(args.dir, "appendonlydir")
     try:
@@ -170,7 +170,7 @@ def start_server(args):
         if p.poll() is not None:
             fail(args, "server exited at start-up (status %s)" % p.returncode)
         if time.time() > deadline:
-            sys.exit("server did not answer PING")
+            fail(args, "server did not answer PING")
         time.sleep(0.02)
     return p, r
 
